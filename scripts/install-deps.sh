@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# install-deps.sh: install every Debian package agent-desktop needs to build, test and
+# benchmark (Debian 12 / Ubuntu 24.04). Idempotent: apt-get update and apt-get install run
+# only when a package is missing, so a second run is fast and silent.
+#
+# Usage: scripts/install-deps.sh [--print]   (--print lists the packages and exits)
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain and build
+  gcc libc6-dev meson ninja-build pkg-config ca-certificates
+  # libraries linked by agent-desktop
+  libsystemd-dev libjansson-dev libpng-dev
+  libxcb1-dev libxcb-ewmh-dev libxcb-icccm4-dev libxcb-randr0-dev libxcb-xtest0-dev
+  libxcb-shm0-dev libxcb-render0-dev
+  # unit tests
+  libcmocka-dev
+  # fixture app, benchmark programs
+  libgtk-3-dev libatspi2.0-dev
+  # headless desktop and accessibility bus
+  xvfb openbox at-spi2-core dbus dbus-x11 x11-utils xdotool imagemagick procps
+  # apps driven by e2e tests and benchmarks
+  gnome-calculator gtk-3-examples gtk-4-examples
+  # test tooling
+  jq python3 python3-pytest python3-pyatspi gir1.2-atspi-2.0
+)
+
+if [[ "${1:-}" == "--print" ]]; then
+  printf '%s\n' "${PACKAGES[@]}"
+  exit 0
+fi
+
+# One dpkg-query for all packages (one process per package costs ~5 ms each). A package
+# dpkg has never heard of prints nothing, so it counts as missing too.
+declare -A installed=()
+while read -r name status; do
+  [[ "$status" == "install ok installed" ]] && installed["$name"]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  [[ -n "${installed[$pkg]:-}" ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,44 @@
+/* main.c: the agent-desktop CLI. Parses argv through the command table, dispatches, prints
+ * one envelope, and exits 0 (ok), 1 (structured error) or 2 (argv could not be parsed). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/help.h"
+#include "cli/parse.h"
+#include "core/dispatch.h"
+#include "linux/linux_adapter.h"
+
+int main(int argc, char **argv)
+{
+    ad_cli_parsed parsed;
+    ad_error err = AD_ERROR_INIT;
+    int exit_code = 0;
+    if (ad_cli_parse(argc, argv, &parsed, &err) < 0) {
+        const char *name = parsed.command ? parsed.command->name
+                           : parsed.command_name ? parsed.command_name
+                                                 : "agent-desktop";
+        json_t *env = ad_envelope_error(name, &err);
+        ad_envelope_print(env);
+        json_decref(env);
+        exit_code = err.parse_error ? 2 : 1;
+        goto done;
+    }
+    if (parsed.action == AD_CLI_HELP) {
+        ad_cli_print_help(stdout, parsed.command);
+        goto done;
+    }
+    if (parsed.action == AD_CLI_VERSION_TEXT) {
+        printf("agent-desktop %s\n", AD_RELEASE_VERSION);
+        goto done;
+    }
+    ad_adapter *adapter = ad_linux_adapter_new();
+    json_t *env = ad_dispatch(adapter, parsed.command, parsed.args, parsed.globals, &exit_code);
+    ad_envelope_print(env);
+    json_decref(env);
+    if (adapter)
+        adapter->ops->destroy(adapter);
+done:
+    ad_cli_parsed_clear(&parsed);
+    ad_error_clear(&err);
+    return exit_code;
+}

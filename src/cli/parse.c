@@ -1,0 +1,249 @@
+/* parse.c: the table-driven argv parser. Global flags are accepted before or after the
+ * command name; `--flag value`, `--flag=value`, `-x value` and `--` are understood. */
+#include "cli/parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ad_arg_key(const char *name, char *buf, size_t size)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < size; i++)
+        buf[i] = name[i] == '-' ? '_' : name[i];
+    buf[i] = '\0';
+}
+
+static int parse_fail(ad_error *err, const char *fmt, const char *a, const char *b)
+{
+    ad_error_set(err, AD_INVALID_ARGS, fmt, a, b);
+    err->parse_error = true;
+    return -1;
+}
+
+int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **ret,
+                           ad_error *err)
+{
+    switch (spec->type) {
+    case AD_ARG_BOOL:
+        *ret = json_true();
+        return 0;
+    case AD_ARG_STRING:
+    case AD_ARG_STRING_LIST:
+        *ret = json_string(text);
+        if (!*ret)
+            return parse_fail(err, "Value of %s is not valid UTF-8%s", spec->name, "");
+        return 0;
+    case AD_ARG_INT: {
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(text, &end, 10);
+        if (!*text || *end || errno) {
+            parse_fail(err, "Invalid value for %s: expected a whole number%s", spec->name, "");
+            ad_error_suggest(err, "Pass a whole number, for example --%s 10", spec->name);
+            return -1;
+        }
+        int64_t min = spec->min, max = spec->max;
+        if (min == 0 && max == 0)
+            max = INT64_MAX;
+        if (v < min || v > max) {
+            ad_error_set(err, AD_INVALID_ARGS, "Value %lld for %s is out of range [%lld, %lld]",
+                         v, spec->name, (long long)min, (long long)max);
+            err->parse_error = true;
+            return -1;
+        }
+        *ret = json_integer(v);
+        return 0;
+    }
+    case AD_ARG_ENUM: {
+        const char *c = spec->choices;
+        size_t n = strlen(text);
+        while (c && *c) {
+            const char *bar = strchr(c, '|');
+            size_t len = bar ? (size_t)(bar - c) : strlen(c);
+            if (len == n && strncmp(c, text, n) == 0) {
+                *ret = json_string(text);
+                return 0;
+            }
+            c = bar ? bar + 1 : NULL;
+        }
+        parse_fail(err, "Invalid value for %s: expected one of %s", spec->name, spec->choices);
+        ad_error_suggest(err, "Use one of: %s", spec->choices);
+        return -1;
+    }
+    }
+    return parse_fail(err, "Unsupported argument type for %s%s", spec->name, "");
+}
+
+static int store(json_t *obj, const ad_arg_spec *spec, const char *text, ad_error *err)
+{
+    char key[128];
+    ad_arg_key(spec->name, key, sizeof(key));
+    json_t *v = NULL;
+    if (ad_arg_value_from_text(spec, text, &v, err) < 0)
+        return -1;
+    if (spec->type == AD_ARG_STRING_LIST) {
+        json_t *arr = json_object_get(obj, key);
+        if (!arr) {
+            arr = json_array();
+            json_object_set_new(obj, key, arr);
+        }
+        json_array_append_new(arr, v);
+        return 0;
+    }
+    if (json_object_get(obj, key) && spec->type != AD_ARG_BOOL) {
+        json_decref(v);
+        return parse_fail(err, "%s%s was given more than once", spec->positional ? "" : "--",
+                          spec->name);
+    }
+    json_object_set_new(obj, key, v);
+    return 0;
+}
+
+static const ad_arg_spec *find_short(const ad_arg_spec *specs, char c)
+{
+    for (const ad_arg_spec *s = specs; s && s->name; s++)
+        if (!s->positional && s->short_name == c)
+            return s;
+    return NULL;
+}
+
+static const ad_arg_spec *find_long(const ad_arg_spec *specs, const char *name, size_t len)
+{
+    for (const ad_arg_spec *s = specs; s && s->name; s++)
+        if (!s->positional && strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+            return s;
+    return NULL;
+}
+
+/* Handles one option token at argv[*i]; may consume the next token as its value. */
+static int take_option(int argc, char **argv, int *i, ad_cli_parsed *p, ad_error *err)
+{
+    const char *tok = argv[*i];
+    const ad_arg_spec *spec = NULL;
+    json_t *target = NULL;
+    const char *inline_value = NULL;
+    const ad_arg_spec *cmd_specs = p->command ? p->command->args : NULL;
+    if (tok[1] == '-') {
+        const char *name = tok + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        inline_value = eq ? eq + 1 : NULL;
+        if ((spec = find_long(ad_global_args, name, len)))
+            target = p->globals;
+        else if ((spec = find_long(cmd_specs, name, len)))
+            target = p->args;
+    } else if (tok[1] && !tok[2]) {
+        if ((spec = find_short(ad_global_args, tok[1])))
+            target = p->globals;
+        else if ((spec = find_short(cmd_specs, tok[1])))
+            target = p->args;
+    }
+    if (!spec) {
+        parse_fail(err, "Unknown flag '%s'%s", tok, p->command ? "" : " before the command");
+        ad_error_suggest(err, "Run agent-desktop %s%s--help to list the accepted flags",
+                         p->command ? p->command->name : "", p->command ? " " : "");
+        return -1;
+    }
+    if (spec->type == AD_ARG_BOOL) {
+        if (inline_value)
+            return parse_fail(err, "--%s takes no value%s", spec->name, "");
+        return store(target, spec, "", err);
+    }
+    const char *value = inline_value;
+    if (!value) {
+        if (*i + 1 >= argc)
+            return parse_fail(err, "Flag --%s needs a value%s", spec->name, "");
+        value = argv[++*i];
+    }
+    return store(target, spec, value, err);
+}
+
+static int fill_defaults(const ad_arg_spec *specs, json_t *args, ad_error *err)
+{
+    for (const ad_arg_spec *s = specs; s && s->name; s++) {
+        char key[128];
+        ad_arg_key(s->name, key, sizeof(key));
+        if (json_object_get(args, key))
+            continue;
+        if (s->required) {
+            parse_fail(err, "Missing required argument %s%s", s->positional ? "" : "--",
+                       s->name);
+            return -1;
+        }
+        if (s->default_value && s->type != AD_ARG_BOOL) {
+            json_t *v = NULL;
+            if (ad_arg_value_from_text(s, s->default_value, &v, err) < 0)
+                return -1;
+            json_object_set_new(args, key, v);
+        }
+    }
+    return 0;
+}
+
+int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
+{
+    memset(p, 0, sizeof(*p));
+    p->args = json_object();
+    p->globals = json_object();
+    const ad_arg_spec *next_positional = NULL;
+    bool only_positionals = false;
+    for (int i = 1; i < argc; i++) {
+        const char *tok = argv[i];
+        bool is_option = !only_positionals && tok[0] == '-' && tok[1] != '\0' &&
+                         !(tok[1] >= '0' && tok[1] <= '9');
+        if (!only_positionals && strcmp(tok, "--") == 0) {
+            only_positionals = true;
+            continue;
+        }
+        if (is_option) {
+            if (take_option(argc, argv, &i, p, err) < 0)
+                return -1;
+            continue;
+        }
+        if (!p->command) {
+            p->command_name = tok;
+            p->command = ad_command_find(tok);
+            if (!p->command) {
+                parse_fail(err, "Unknown command '%s'%s", tok, "");
+                ad_error_suggest(err, "Run agent-desktop --help to list the 60 commands");
+                return -1;
+            }
+            next_positional = p->command->args;
+            continue;
+        }
+        while (next_positional && next_positional->name && !next_positional->positional)
+            next_positional++;
+        if (!next_positional || !next_positional->name) {
+            parse_fail(err, "Unexpected argument '%s' for %s", tok, p->command->name);
+            return -1;
+        }
+        if (store(p->args, next_positional, tok, err) < 0)
+            return -1;
+        if (next_positional->type != AD_ARG_STRING_LIST)
+            next_positional++;
+    }
+    if (json_is_true(json_object_get(p->globals, "help"))) {
+        p->action = AD_CLI_HELP;
+        return 0;
+    }
+    if (json_is_true(json_object_get(p->globals, "version"))) {
+        p->action = AD_CLI_VERSION_TEXT;
+        return 0;
+    }
+    if (!p->command) {
+        p->action = AD_CLI_HELP;
+        return 0;
+    }
+    if (fill_defaults(p->command->args, p->args, err) < 0)
+        return -1;
+    p->action = AD_CLI_RUN;
+    return 0;
+}
+
+void ad_cli_parsed_clear(ad_cli_parsed *p)
+{
+    json_decref(p->args);
+    json_decref(p->globals);
+    memset(p, 0, sizeof(*p));
+}

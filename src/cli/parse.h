@@ -1,0 +1,36 @@
+/* parse.h: argv -> command + arguments, driven only by the command table. */
+#ifndef AD_CLI_PARSE_H
+#define AD_CLI_PARSE_H
+
+#include <jansson.h>
+
+#include "core/command_table.h"
+#include "core/error.h"
+
+typedef enum {
+    AD_CLI_RUN,          /* run `command` */
+    AD_CLI_HELP,         /* print general help (command NULL) or one command's help */
+    AD_CLI_VERSION_TEXT, /* print the version as text */
+} ad_cli_action;
+
+typedef struct {
+    ad_cli_action action;
+    const ad_command *command; /* NULL for general help */
+    const char *command_name;  /* as typed, for the envelope of an unknown command */
+    json_t *args;              /* owned */
+    json_t *globals;           /* owned */
+} ad_cli_parsed;
+
+/* Parses argv[1..]. On failure fills err (with parse_error set for exit 2) and leaves
+ * command_name set when one was seen. ad_cli_parsed_clear releases the result either way. */
+int ad_cli_parse(int argc, char **argv, ad_cli_parsed *ret, ad_error *err);
+void ad_cli_parsed_clear(ad_cli_parsed *p);
+
+/* Converts one textual value per its spec into a JSON value (new reference), or fails with
+ * INVALID_ARGS. Shared with the decoders of other front ends. */
+int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **ret,
+                           ad_error *err);
+/* The JSON key of a flag name: '-' becomes '_'. Writes into buf. */
+void ad_arg_key(const char *name, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,397 @@
+/* find.c: search a window (or one ref's subtree) by role, name, value, text, description,
+ * native id and states (commands/observation.md, json-output.md "Find results"). A search
+ * reads the whole window first; an incomplete read fails with TIMEOUT rather than returning
+ * partial matches, so "no match" always means absent. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/ctx.h"
+#include "core/present.h"
+#include "core/refs.h"
+#include "core/refstore.h"
+#include "core/resolve.h"
+#include "core/window_select.h"
+
+typedef struct {
+    const char *role, *name, *value, *text, *description, *native_id;
+    bool exact;
+    uint32_t state_on, state_off; /* bits that must be set / clear */
+} query;
+
+static const struct { const char *alias, *role; } role_aliases[] = {
+    {"gridcell", "cell"}, {"img", "image"}, {"radio", "radiobutton"},
+    {"searchbox", "textfield"}, {"searchfield", "textfield"}, {"textarea", "textfield"},
+    {"textbox", "textfield"}, {"spinbutton", "incrementor"}, {"togglebutton", "button"},
+    {"tree", "outline"},
+};
+
+/* Folds a --role query: trimmed, lowercase, aliases resolved. Writes into buf. */
+static void fold_role(const char *in, char *buf, size_t size)
+{
+    while (isspace((unsigned char)*in))
+        in++;
+    size_t n = 0;
+    for (; in[n] && n + 1 < size; n++)
+        buf[n] = (char)tolower((unsigned char)in[n]);
+    while (n > 0 && isspace((unsigned char)buf[n - 1]))
+        n--;
+    buf[n] = '\0';
+    for (size_t i = 0; i < sizeof(role_aliases) / sizeof(role_aliases[0]); i++)
+        if (strcmp(buf, role_aliases[i].alias) == 0)
+            snprintf(buf, size, "%s", role_aliases[i].role);
+}
+
+static bool text_match(const char *have, const char *want, bool exact)
+{
+    if (!want)
+        return true;
+    if (!have)
+        return false;
+    if (exact)
+        return strcasecmp(have, want) == 0;
+    size_t n = strlen(want);
+    for (const char *p = have; *p; p++)
+        if (strncasecmp(p, want, n) == 0)
+            return true;
+    return n == 0;
+}
+
+static bool node_has_text(const ad_node *n, const query *q)
+{
+    return text_match(ad_text_get(&n->name), q->text, q->exact) ||
+           (!n->secure && text_match(ad_text_get(&n->value), q->text, q->exact)) ||
+           text_match(ad_text_get(&n->description), q->text, q->exact);
+}
+
+static bool subtree_has_text(const ad_node *n, const query *q)
+{
+    if (node_has_text(n, q))
+        return true;
+    for (size_t i = 0; i < n->n_children; i++)
+        if (subtree_has_text(n->children[i], q))
+            return true;
+    return false;
+}
+
+static bool matches(const ad_node *n, const query *q)
+{
+    if (q->role && strcmp(n->role, q->role) != 0)
+        return false;
+    if (!text_match(ad_text_get(&n->name), q->name, q->exact) ||
+        !text_match(n->secure ? NULL : ad_text_get(&n->value), q->value, q->exact) ||
+        !text_match(ad_text_get(&n->description), q->description, q->exact) ||
+        !text_match(ad_text_get(&n->native_id), q->native_id, q->exact))
+        return false;
+    if ((q->state_on || q->state_off) &&
+        ((n->states & q->state_on) != q->state_on || (n->states & q->state_off)))
+        return false;
+    if (q->text && !subtree_has_text(n, q))
+        return false;
+    return true;
+}
+
+typedef struct {
+    const ad_node **items;
+    size_t count, cap;
+} node_list;
+
+static void collect(const ad_node *n, const query *q, node_list *out, json_t *roles)
+{
+    if (roles)
+        json_object_set_new(roles, n->role, json_true());
+    if (matches(n, q)) {
+        if (out->count == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 32;
+            const ad_node **m = realloc(out->items, out->cap * sizeof(*m));
+            if (!m)
+                return;
+            out->items = m;
+        }
+        out->items[out->count++] = n;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        collect(n->children[i], q, out, roles);
+}
+
+static json_t *path_json(const ad_node *n)
+{
+    json_t *a = json_array();
+    const ad_node *chain[64];
+    size_t depth = 0;
+    for (const ad_node *p = n->parent; p && depth < 64; p = p->parent)
+        chain[depth++] = p;
+    for (size_t i = depth; i-- > 0;) {
+        const char *name = ad_text_get(&chain[i]->name);
+        json_t *s = name ? json_sprintf("%s:%s", chain[i]->role, name)
+                         : json_string(chain[i]->role);
+        json_array_append_new(a, s);
+    }
+    return a;
+}
+
+static int parse_states(const json_t *list, query *q, ad_error *err)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) {
+        char tok[64];
+        snprintf(tok, sizeof(tok), "%s", json_string_value(v));
+        for (char *c = tok; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        bool want = true;
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = '\0';
+            if (strcmp(eq + 1, "true") == 0)
+                want = true;
+            else if (strcmp(eq + 1, "false") == 0)
+                want = false;
+            else
+                goto bad;
+        }
+        int bit = ad_state_bit(tok);
+        if (bit < 0)
+            goto bad;
+        if (want)
+            q->state_on |= 1u << bit;
+        else
+            q->state_off |= 1u << bit;
+        continue;
+    bad:
+        ad_error_set(err, AD_INVALID_ARGS, "Unknown --state token '%s'", json_string_value(v));
+        ad_error_suggest(err, "Use TOKEN or TOKEN=true|false with one of: focused, disabled, "
+                              "secure, expanded, checked, selected, hidden, busy, modal, "
+                              "required, indeterminate, pressed, readonly, offscreen, invalid, "
+                              "multiselectable, haspopup");
+        return -1;
+    }
+    return 0;
+}
+
+static int shaping_check(const json_t *args, ad_error *err)
+{
+    int n = ad_arg_bool(args, "count") + ad_arg_bool(args, "first") + ad_arg_bool(args, "last") +
+            (json_object_get(args, "nth") != NULL);
+    /* --limit has a default, so only an explicit conflict with another shape counts. */
+    if (n > 1) {
+        ad_error_set(err, AD_INVALID_ARGS, "--count, --first, --last, --nth and --limit are "
+                                           "mutually exclusive");
+        ad_error_suggest(err, "Pass at most one result-shaping flag");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    ad_window window;
+    ad_tree tree;
+    ad_identity_index *idx;
+    ad_resolved resolved;
+    const ad_node *scope;
+} search_scope;
+
+static void scope_clear(search_scope *s)
+{
+    ad_window_clear(&s->window);
+    ad_tree_clear(&s->tree);
+    ad_identity_index_free(s->idx);
+    ad_resolved_clear(&s->resolved);
+}
+
+static int incomplete(ad_error *err, const ad_tree *t)
+{
+    ad_error_set(err, AD_TIMEOUT, "The search could not read the whole window before the "
+                                  "deadline");
+    ad_error_suggest(err, "Raise --timeout-ms or narrow the search with --root");
+    ad_error_detail(err, "kind", json_string("locator_incomplete"));
+    ad_error_detail(err, "nodes_observed", json_integer((json_int_t)t->nodes_observed));
+    return -1;
+}
+
+static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error *err)
+{
+    int64_t deadline = ad_deadline_from(args, "timeout_ms", 5000);
+    const char *root = ad_arg_str(args, "root");
+    if (root) {
+        if (ad_resolve_ref(ctx, root, deadline, &s->resolved, err) < 0)
+            return -1;
+        s->scope = s->resolved.node;
+        return 0;
+    }
+    if (ad_window_select(ctx, ad_arg_str(args, "app"), ad_arg_str(args, "window_id"), deadline,
+                         &s->window, err) < 0)
+        return -1;
+    ad_read_limits lim = ad_read_limits_default(deadline);
+    if (ctx->adapter->ops->read_window(ctx->adapter, s->window.id, &lim, &s->tree, err) < 0)
+        return -1;
+    if (!s->tree.complete)
+        return incomplete(err, &s->tree);
+    s->idx = ad_identity_index_build(s->tree.root);
+    if (!s->idx)
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    s->scope = s->tree.root;
+    return 0;
+}
+
+static json_t *match_json(const ad_node *n, json_t *ref_id)
+{
+    json_t *m = json_object();
+    if (json_is_null(ref_id) && n->bounds_state == AD_FIELD_KNOWN)
+        json_object_set_new(m, "bounds", ad_rect_json(&n->bounds));
+    json_object_set_new(m, "interactive", json_boolean(ad_node_refable(n)));
+    if (n->name.state == AD_FIELD_KNOWN)
+        json_object_set_new(m, "name", json_string(n->name.text));
+    json_object_set_new(m, "path", path_json(n));
+    json_object_set_new(m, "ref_id", ref_id);
+    json_object_set_new(m, "role", json_string(n->role));
+    json_object_set_new(m, "states", ad_states_json(n));
+    const char *v = n->secure ? NULL : ad_text_get(&n->value);
+    json_object_set_new(m, "value", v ? json_string(v) : json_null());
+    return m;
+}
+
+/* Builds matches [from, to) and allocates refs into a new refmap. */
+static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_scope *s,
+                            json_t *map, const char *snap_id)
+{
+    ad_identity_index *idx = s->idx ? s->idx : s->resolved.idx;
+    ad_window *w = s->idx ? &s->window : &s->resolved.window;
+    ad_present_source src = {.window = w, .app_name = w->app_name, .surface = "window",
+                             .identity_proven = true};
+    json_t *arr = json_array();
+    uint64_t next = (uint64_t)json_integer_value(json_object_get(map, "next_ref"));
+    for (size_t i = from; i < to; i++) {
+        const ad_node *n = l->items[i];
+        json_t *ref = json_null();
+        if (ad_node_refable(n)) {
+            char key[32];
+            ad_ref_key(next, key, sizeof(key));
+            ref = json_sprintf("@%s:e%llu", snap_id, (unsigned long long)next);
+            json_object_set_new(json_object_get(map, "refs"), key,
+                                ad_ref_entry_new(n, idx, &src, false));
+            next++;
+        }
+        json_array_append_new(arr, match_json(n, ref));
+    }
+    json_object_set_new(map, "next_ref", json_integer((json_int_t)next));
+    return arr;
+}
+
+static int build_query(const json_t *args, query *q, char *role_buf, size_t size,
+                       ad_error *err)
+{
+    memset(q, 0, sizeof(*q));
+    const char *role = ad_arg_str(args, "role");
+    if (role) {
+        fold_role(role, role_buf, size);
+        if (!*role_buf || strcmp(role_buf, "unknown") == 0) {
+            ad_error_set(err, AD_INVALID_ARGS, "'%s' is not a role you can query", role);
+            ad_error_suggest(err, "Use a canonical role such as button, textfield or group");
+            return -1;
+        }
+        q->role = role_buf;
+    }
+    q->name = ad_arg_str(args, "name");
+    q->value = ad_arg_str(args, "value");
+    q->text = ad_arg_str(args, "text");
+    q->description = ad_arg_str(args, "description");
+    q->native_id = ad_arg_str(args, "native_id");
+    q->exact = ad_arg_bool(args, "exact");
+    return parse_states(json_object_get(args, "state"), q, err);
+}
+
+int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    query q;
+    char role_buf[64];
+    const char *surface = ad_arg_str(args, "surface");
+    if (build_query(args, &q, role_buf, sizeof(role_buf), err) < 0 ||
+        shaping_check(args, err) < 0)
+        return -1;
+    if (ad_arg_str(args, "root") && surface && strcmp(surface, "window") != 0) {
+        ad_error_set(err, AD_INVALID_ARGS, "--root cannot be combined with --surface");
+        ad_error_suggest(err, "Run find --surface without --root, or drop --surface");
+        return -1;
+    }
+    if (ad_surface_check(surface, err) < 0)
+        return -1;
+    int64_t limit = ad_arg_int(args, "limit", 50);
+    if (limit < 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--limit must be 0 or more");
+    search_scope s = {0};
+    node_list l = {0};
+    json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();
+    int rc = -1;
+    if (open_scope(ctx, args, &s, err) < 0)
+        goto done;
+    collect(s.scope, &q, &l, roles);
+    if (ad_arg_bool(args, "count")) {
+        json_object_set_new(d, "count", json_integer((json_int_t)l.count));
+        rc = 0;
+        goto done;
+    }
+    size_t from = 0, to = l.count;
+    bool single = true;
+    if (ad_arg_bool(args, "first"))
+        to = l.count ? 1 : 0;
+    else if (ad_arg_bool(args, "last"))
+        from = l.count ? l.count - 1 : 0;
+    else if (json_object_get(args, "nth")) {
+        int64_t nth = ad_arg_int(args, "nth", 0);
+        from = (size_t)nth;
+        to = (size_t)nth < l.count ? from + 1 : from;
+    } else {
+        single = false;
+        if (limit > 0 && (size_t)limit < l.count)
+            to = (size_t)limit;
+    }
+    char id[AD_SNAPSHOT_ID_MAX + 1];
+    if (ad_snapshot_id_new(id) < 0) {
+        ad_error_set(err, AD_INTERNAL, "no randomness for a snapshot id");
+        goto done;
+    }
+    ad_window *w = s.idx ? &s.window : &s.resolved.window;
+    map = json_pack("{s:s, s:I, s:I, s:s, s:{s:s, s:s?}, s:s, s:{}}", "snapshot_id", id,
+                    "created_at", (json_int_t)ad_wall_ms(), "next_ref", (json_int_t)1, "app",
+                    w->app_name ? w->app_name : "", "window", "id", w->id, "title", w->title,
+                    "surface", "window", "refs");
+    json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
+    bool saved = json_object_size(json_object_get(map, "refs")) > 0;
+    if (saved && ad_refstore_save(ctx, map, err) < 0) {
+        json_decref(arr);
+        goto done;
+    }
+    if (single) {
+        json_object_set_new(d, "match", json_array_size(arr) ? json_incref(json_array_get(arr, 0))
+                                                              : json_null());
+        json_decref(arr);
+    } else {
+        json_object_set_new(d, "matches", arr);
+        json_object_set_new(d, "total_matches", json_integer((json_int_t)l.count));
+        json_object_set_new(d, "truncated", json_boolean(to < l.count));
+    }
+    if (l.count == 0 && roles) {
+        json_t *present = json_array();
+        const char *k;
+        json_t *v;
+        json_object_foreach(roles, k, v) json_array_append_new(present, json_string(k));
+        json_object_set_new(d, "roles_present", present);
+    }
+    if (saved)
+        json_object_set_new(d, "snapshot_id", json_string(id));
+    rc = 0;
+done:
+    if (rc == 0)
+        *ret_data = d;
+    else
+        json_decref(d);
+    json_decref(map);
+    json_decref(roles);
+    free(l.items);
+    scope_clear(&s);
+    return rc;
+}

@@ -1,0 +1,128 @@
+/* get_is.c: get (one property of a ref) and is (one boolean state). Both resolve the ref
+ * strictly and read the live element; `bounds` falls back to the snapshot's saved rectangle
+ * when the live read has none, and says so with `live: false`. */
+#include <string.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/ctx.h"
+#include "core/present.h"
+#include "core/resolve.h"
+
+/* get and is take no --timeout-ms; they share the default deadline of find. */
+#define REF_READ_TIMEOUT_MS 5000
+
+static bool text_role(const char *role)
+{
+    static const char *const roles[] = {"textfield", "combobox", "listbox", "datefield",
+                                        "timefield", NULL};
+    for (size_t i = 0; roles[i]; i++)
+        if (strcmp(role, roles[i]) == 0)
+            return true;
+    return false;
+}
+
+static json_t *text_or_null(const ad_text *t)
+{
+    const char *s = ad_text_get(t);
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *read_property(const ad_node *n, const json_t *entry, const char *prop,
+                             json_t *data)
+{
+    const ad_text *value = n->secure ? NULL : &n->value;
+    if (strcmp(prop, "text") == 0) {
+        const ad_text *first = text_role(n->role) ? value : &n->name;
+        const ad_text *second = text_role(n->role) ? &n->name : value;
+        if (first && ad_text_get(first))
+            return json_string(ad_text_get(first));
+        return second ? text_or_null(second) : json_null();
+    }
+    if (strcmp(prop, "value") == 0)
+        return value ? text_or_null(value) : json_null();
+    if (strcmp(prop, "title") == 0)
+        return text_or_null(&n->name);
+    if (strcmp(prop, "role") == 0)
+        return json_string(n->role);
+    if (strcmp(prop, "states") == 0)
+        return n->states_state == AD_FIELD_KNOWN ? ad_states_json(n)
+                                                 : json_copy(json_object_get(entry, "states"));
+    /* bounds */
+    if (n->bounds_state == AD_FIELD_KNOWN) {
+        json_object_set_new(data, "live", json_true());
+        return ad_rect_json(&n->bounds);
+    }
+    json_object_set_new(data, "live", json_false());
+    json_t *saved = json_object_get(entry, "bounds");
+    return saved ? json_copy(saved) : json_null();
+}
+
+int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *ref = ad_arg_str(args, "ref_id");
+    const char *prop = ad_arg_str(args, "property");
+    ad_resolved r = {0};
+    if (ad_resolve_ref(ctx, ref, ad_now_us() + REF_READ_TIMEOUT_MS * 1000, &r, err) < 0) {
+        ad_resolved_clear(&r);
+        return -1;
+    }
+    json_t *d = json_object();
+    json_object_set_new(d, "property", json_string(prop));
+    json_object_set_new(d, "ref", json_string(ref));
+    json_t *v = read_property(r.node, r.entry, prop, d);
+    json_object_set_new(d, "value", v ? v : json_null());
+    ad_resolved_clear(&r);
+    *ret_data = d;
+    return 0;
+}
+
+static bool toggleable(const ad_node *n)
+{
+    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
+           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
+}
+
+/* Evaluates one `is` property. *applicable is false when it does not apply to this element
+ * or its states could not be read; the result is then false and means unknown. */
+static bool evaluate(const ad_node *n, const char *prop, bool *applicable)
+{
+    *applicable = n->states_state == AD_FIELD_KNOWN;
+    if (!*applicable)
+        return false;
+    uint32_t s = n->states;
+    if (strcmp(prop, "visible") == 0)
+        return !(s & (1u << AD_ST_HIDDEN)) && !(s & (1u << AD_ST_OFFSCREEN));
+    if (strcmp(prop, "enabled") == 0)
+        return !(s & (1u << AD_ST_DISABLED));
+    if (strcmp(prop, "focused") == 0)
+        return s & (1u << AD_ST_FOCUSED);
+    if (strcmp(prop, "checked") == 0) {
+        *applicable = toggleable(n);
+        return *applicable && (s & (1u << AD_ST_CHECKED));
+    }
+    if (strcmp(prop, "expanded") == 0) {
+        *applicable = (n->caps & AD_CAP_EXPANDABLE) || (s & (1u << AD_ST_EXPANDED));
+        return *applicable && (s & (1u << AD_ST_EXPANDED));
+    }
+    /* selected */
+    *applicable = (n->caps & AD_CAP_SELECTABLE) || (s & (1u << AD_ST_SELECTED));
+    return *applicable && (s & (1u << AD_ST_SELECTED));
+}
+
+int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *ref = ad_arg_str(args, "ref_id");
+    const char *prop = ad_arg_str(args, "property");
+    ad_resolved r = {0};
+    if (ad_resolve_ref(ctx, ref, ad_now_us() + REF_READ_TIMEOUT_MS * 1000, &r, err) < 0) {
+        ad_resolved_clear(&r);
+        return -1;
+    }
+    bool applicable = false;
+    bool result = evaluate(r.node, prop, &applicable);
+    *ret_data = json_pack("{s:b, s:s, s:s, s:b}", "applicable", applicable, "property", prop,
+                          "ref", ref, "result", result);
+    ad_resolved_clear(&r);
+    return 0;
+}

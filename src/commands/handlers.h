@@ -1,0 +1,25 @@
+/* handlers.h: the command handlers that exist in this build.
+ *
+ * Every handler has the ad_command_fn shape (command_table.h). A command in the table whose
+ * handler is NULL fails closed in dispatch with PLATFORM_NOT_SUPPORTED, not_delivered. */
+#ifndef AD_HANDLERS_H
+#define AD_HANDLERS_H
+
+#include "core/command_table.h"
+
+int ad_cmd_status(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_permissions(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                       struct ad_error *err);
+int ad_cmd_version(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_skills(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_list_apps(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                     struct ad_error *err);
+int ad_cmd_list_windows(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                        struct ad_error *err);
+int ad_cmd_snapshot(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                    struct ad_error *err);
+int ad_cmd_find(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_is(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+
+#endif

@@ -1,0 +1,242 @@
+/* snapshot.c: snapshot and its --root drill-down (commands/observation.md,
+ * skeleton-and-drill-down.md). A full snapshot reads the whole window once, so every ref's
+ * uniqueness is proven against the window, and presents the part the flags ask for. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/ctx.h"
+#include "core/present.h"
+#include "core/refs.h"
+#include "core/refstore.h"
+#include "core/resolve.h"
+#include "core/window_select.h"
+
+#define SKELETON_DEPTH 3
+#define MAX_DEPTH_LIMIT 50
+
+static json_t *window_brief(const ad_window *w)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(w->id));
+    json_object_set_new(o, "title", w->title ? json_string(w->title) : json_null());
+    return o;
+}
+
+static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
+{
+    int64_t depth = ad_arg_int(args, "max_depth", 10);
+    if (depth > MAX_DEPTH_LIMIT) {
+        ad_error_set(err, AD_INVALID_ARGS, "max depth %lld exceeds the supported maximum of 50",
+                     (long long)depth);
+        ad_error_suggest(err, "Use a max depth of 50 or less, or drill into a subtree with "
+                              "snapshot --root <ref>");
+        return -1;
+    }
+    *o = (ad_present_opts){
+        .interactive_only = ad_arg_bool(args, "interactive_only"),
+        .compact = ad_arg_bool(args, "compact"),
+        .include_bounds = ad_arg_bool(args, "include_bounds"),
+        .max_depth = (int)depth,
+    };
+    return 0;
+}
+
+static json_t *new_refmap(const char *id, const ad_window *w, uint64_t next_ref)
+{
+    json_t *m = json_object();
+    json_object_set_new(m, "snapshot_id", json_string(id));
+    json_object_set_new(m, "created_at", json_integer(ad_wall_ms()));
+    json_object_set_new(m, "next_ref", json_integer((json_int_t)next_ref));
+    json_object_set_new(m, "app", json_string(w->app_name ? w->app_name : ""));
+    json_object_set_new(m, "window", window_brief(w));
+    json_object_set_new(m, "surface", json_string("window"));
+    json_object_set_new(m, "refs", json_object());
+    return m;
+}
+
+static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
+                         json_t **ret_data, ad_error *err)
+{
+    int64_t deadline = ad_deadline_from(args, "timeout_ms", 3000);
+    ad_window win = {0};
+    ad_tree tree = {0};
+    ad_identity_index *idx = NULL;
+    json_t *map = NULL;
+    int rc = -1;
+    if (ad_arg_bool(args, "skeleton") && opts->max_depth > SKELETON_DEPTH)
+        opts->max_depth = SKELETON_DEPTH; /* --skeleton reads min(--max-depth, 3) levels */
+    if (ad_window_select(ctx, ad_arg_str(args, "app"), ad_arg_str(args, "window_id"), deadline,
+                         &win, err) < 0)
+        goto done;
+    ad_read_limits lim = ad_read_limits_default(deadline);
+    if (ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, err) < 0)
+        goto done;
+    idx = ad_identity_index_build(tree.root);
+    char id[AD_SNAPSHOT_ID_MAX + 1];
+    if (!idx || ad_snapshot_id_new(id) < 0) {
+        ad_error_set(err, AD_INTERNAL, "cannot allocate a snapshot");
+        goto done;
+    }
+    uint64_t next_ref = 1;
+    map = new_refmap(id, &win, next_ref);
+    ad_present_source src = {.window = &win, .app_name = win.app_name, .surface = "window",
+                             .identity_proven = tree.complete};
+    ad_present_result pr = {0};
+    if (ad_present(tree.root, idx, opts, &src, id, json_object_get(map, "refs"), &next_ref,
+                   &pr) < 0) {
+        ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
+        goto done;
+    }
+    json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
+    if (ad_refstore_save(ctx, map, err) < 0) {
+        json_decref(pr.tree);
+        goto done;
+    }
+    json_t *d = json_object();
+    json_object_set_new(d, "app", json_string(win.app_name ? win.app_name : ""));
+    json_object_set_new(d, "complete", json_boolean(tree.complete));
+    if (!tree.complete) {
+        json_object_set_new(d, "truncated", json_true());
+        json_object_set_new(d, "nodes_observed", json_integer((json_int_t)tree.nodes_observed));
+        json_object_set_new(d, "identity_unproven", json_true());
+    }
+    json_object_set_new(d, "ref_count", json_integer((json_int_t)pr.refs_added));
+    json_object_set_new(d, "snapshot_id", json_string(id));
+    json_object_set_new(d, "window", window_brief(&win));
+    json_object_set_new(d, "tree", pr.tree);
+    *ret_data = d;
+    rc = 0;
+done:
+    json_decref(map);
+    ad_identity_index_free(idx);
+    ad_tree_clear(&tree);
+    ad_window_clear(&win);
+    return rc;
+}
+
+/* ---- drill ------------------------------------------------------------------------------ */
+
+static bool path_under(const json_t *path, const json_t *root_path)
+{
+    size_t n = json_array_size(root_path);
+    if (!json_is_array(path) || json_array_size(path) <= n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (json_integer_value(json_array_get(path, i)) !=
+            json_integer_value(json_array_get(root_path, i)))
+            return false;
+    return true;
+}
+
+/* Removes the refs a re-drill of root_key replaces: earlier drills of that root, refs of the
+ * same window under the root's path, and refs of drills nested inside those (transitively). */
+static void remove_region(json_t *refs, const char *root_key, const json_t *root_entry)
+{
+    const char *wid = json_string_value(json_object_get(root_entry, "source_window_id"));
+    const json_t *root_path = json_object_get(root_entry, "path");
+    bool changed = true;
+    json_t *gone = json_object();
+    json_object_set_new(gone, root_key, json_false()); /* the root survives */
+    while (changed) {
+        changed = false;
+        const char *key;
+        json_t *e;
+        void *tmp;
+        json_object_foreach_safe(refs, tmp, key, e) {
+            if (strcmp(key, root_key) == 0)
+                continue;
+            const char *parent = json_string_value(json_object_get(e, "root_ref"));
+            const char *ewid = json_string_value(json_object_get(e, "source_window_id"));
+            bool drop = (parent && json_object_get(gone, parent)) ||
+                        (ewid && wid && strcmp(ewid, wid) == 0 &&
+                         path_under(json_object_get(e, "path"), root_path));
+            if (drop) {
+                json_object_set_new(gone, key, json_true());
+                json_object_del(refs, key);
+                changed = true;
+            }
+        }
+    }
+    json_decref(gone);
+}
+
+static int deadline_error(ad_error *err, int64_t started, int64_t timeout_ms)
+{
+    ad_error_set(err, AD_TIMEOUT, "Operation exceeded its deadline");
+    ad_error_suggest(err, "The target application may be busy or unresponsive");
+    ad_error_detail(err, "elapsed_ms", json_integer((ad_now_us() - started) / 1000));
+    ad_error_detail(err, "kind", json_string("deadline"));
+    ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
+    return -1;
+}
+
+static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
+                 json_t **ret_data, ad_error *err)
+{
+    int64_t started = ad_now_us();
+    int64_t timeout_ms = ad_arg_int(args, "timeout_ms", 3000);
+    ad_resolved r = {0};
+    int rc = -1;
+    if (ad_resolve_load(ctx, ad_arg_str(args, "root"), &r, err) < 0)
+        goto done;
+    if (ad_resolve_live(ctx, &r, started + timeout_ms * 1000, err) < 0) {
+        /* All or nothing: an incomplete read of the region is a deadline, nothing saved. */
+        if (err->code == AD_TIMEOUT)
+            deadline_error(err, started, timeout_ms);
+        goto done;
+    }
+    json_t *refs = json_object_get(r.refmap, "refs");
+    remove_region(refs, r.key, r.entry);
+    uint64_t next_ref = (uint64_t)json_integer_value(json_object_get(r.refmap, "next_ref"));
+    if (next_ref < 1)
+        next_ref = 1;
+    ad_present_source src = {.window = &r.window, .app_name = r.window.app_name,
+                             .surface = "window", .identity_proven = r.tree.complete,
+                             .root_ref_key = r.key};
+    ad_present_result pr = {0};
+    if (ad_present(r.node, r.idx, opts, &src, r.ref.snapshot_id, refs, &next_ref, &pr) < 0) {
+        ad_error_set(err, AD_INTERNAL, "cannot present the drill");
+        goto done;
+    }
+    json_object_set_new(r.refmap, "next_ref", json_integer((json_int_t)next_ref));
+    if (ad_refstore_save(ctx, r.refmap, err) < 0) {
+        json_decref(pr.tree);
+        goto done;
+    }
+    json_t *d = json_object();
+    json_object_set_new(d, "app", json_string(r.window.app_name ? r.window.app_name : ""));
+    json_object_set_new(d, "complete", json_true());
+    json_object_set_new(d, "ref_count", json_integer((json_int_t)json_object_size(refs)));
+    json_object_set_new(d, "snapshot_id", json_string(r.ref.snapshot_id));
+    json_object_set_new(d, "window", window_brief(&r.window));
+    json_object_set_new(d, "tree", pr.tree);
+    *ret_data = d;
+    rc = 0;
+done:
+    ad_resolved_clear(&r);
+    return rc;
+}
+
+int ad_cmd_snapshot(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    ad_present_opts opts;
+    if (read_options(args, &opts, err) < 0)
+        return -1;
+    const char *root = ad_arg_str(args, "root");
+    const char *surface = ad_arg_str(args, "surface");
+    if (root) {
+        if (surface && strcmp(surface, "window") != 0) {
+            ad_error_set(err, AD_INVALID_ARGS, "--root cannot be combined with --surface");
+            ad_error_suggest(err, "A ref already carries the surface it was captured from; "
+                                  "drop --surface");
+            return -1;
+        }
+        return drill(ctx, args, &opts, ret_data, err);
+    }
+    if (ad_surface_check(surface, err) < 0)
+        return -1;
+    return full_snapshot(ctx, args, &opts, ret_data, err);
+}

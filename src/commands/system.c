@@ -1,0 +1,100 @@
+/* system.c: status, permissions and version (commands/system.md). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "commands/handlers.h"
+#include "core/ctx.h"
+#include "core/dispatch.h"
+#include "core/refstore.h"
+
+static json_t *surfaces_json(ad_ctx *ctx, bool available)
+{
+    json_t *a = json_array();
+    if (!available)
+        return a;
+    const char *const *s = ctx->adapter->ops->supported_surfaces(ctx->adapter);
+    for (; s && *s; s++)
+        json_array_append_new(a, json_string(*s));
+    return a;
+}
+
+/* The permissions object; *ret_available tells whether the accessibility bus answered. */
+static json_t *permissions_json(ad_ctx *ctx, bool *ret_available)
+{
+    ad_health h = {0};
+    ctx->adapter->ops->health(ctx->adapter, &h);
+    json_t *acc = json_object();
+    json_object_set_new(acc, "state", json_string(h.available ? "granted" : "denied"));
+    if (!h.available) {
+        if (h.suggestion)
+            json_object_set_new(acc, "suggestion", json_string(h.suggestion));
+        if (h.detail)
+            json_object_set_new(acc, "platform_detail", json_string(h.detail));
+    }
+    json_t *p = json_object();
+    json_object_set_new(p, "accessibility", acc);
+    json_object_set_new(p, "automation", json_pack("{s:s}", "state", "not_required"));
+    json_object_set_new(p, "screen_recording", json_pack("{s:s}", "state", "not_required"));
+    *ret_available = h.available;
+    ad_health_clear(&h);
+    return p;
+}
+
+int ad_cmd_status(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    (void)args;
+    (void)err;
+    bool available = false;
+    json_t *d = json_object();
+    json_object_set_new(d, "permissions", permissions_json(ctx, &available));
+    json_object_set_new(d, "platform", json_string(ctx->adapter->ops->platform));
+    char *latest = ad_refstore_latest(ctx);
+    json_t *ref_count = json_null();
+    if (latest) {
+        json_t *map = NULL;
+        ad_error ignored = AD_ERROR_INIT;
+        if (ad_refstore_load(ctx, latest, &map, &ignored) == 0) {
+            ref_count = json_integer((json_int_t)json_object_size(json_object_get(map, "refs")));
+            json_decref(map);
+        }
+        ad_error_clear(&ignored);
+    }
+    json_object_set_new(d, "ref_count", ref_count);
+    json_object_set_new(d, "session_id",
+                        ctx->session_id ? json_string(ctx->session_id) : json_null());
+    json_object_set_new(d, "snapshot_id", latest ? json_string(latest) : json_null());
+    free(latest);
+    json_object_set_new(d, "state_root", json_string(ctx->state_root));
+    json_object_set_new(d, "supported_surfaces", surfaces_json(ctx, available));
+    json_object_set_new(d, "tracing", json_false());
+    json_object_set_new(d, "version", json_string(AD_RELEASE_VERSION));
+    *ret_data = d;
+    return 0;
+}
+
+int ad_cmd_permissions(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    if (json_is_true(json_object_get(args, "guide"))) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "permissions --guide is macOS only");
+        ad_error_suggest(err, "On Linux, run inside the graphical session with a running AT-SPI "
+                              "bus and check agent-desktop status");
+        return -1;
+    }
+    /* Linux has no permission prompt: --request reports the same states. */
+    bool available;
+    *ret_data = permissions_json(ctx, &available);
+    return 0;
+}
+
+int ad_cmd_version(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    (void)ctx;
+    (void)args;
+    (void)err;
+    struct utsname u;
+    const char *target = uname(&u) == 0 ? u.machine : "unknown";
+    *ret_data = json_pack("{s:s, s:s, s:s}", "os", "linux", "target", target, "version",
+                          AD_RELEASE_VERSION);
+    return 0;
+}

@@ -1,0 +1,71 @@
+/* command_table.h: the one declaration of every command.
+ *
+ * Each command is declared once with its flags, positionals, types and defaults. The CLI
+ * parser, --help, batch argument decoding (flag names with '_') and the MCP tool list all
+ * read this table, so they cannot drift apart.
+ *
+ * Parsed arguments live in a JSON object keyed by the flag's long name with '-' replaced by
+ * '_' ("max-depth" -> "max_depth"); positionals are keyed by their name. Defaults are filled
+ * in by the parser, so a handler finds every declared key that has a default.
+ */
+#ifndef AD_COMMAND_TABLE_H
+#define AD_COMMAND_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+typedef enum {
+    AD_ARG_BOOL,        /* a switch: present means true */
+    AD_ARG_STRING,      /* one value */
+    AD_ARG_INT,         /* a whole number in [min, max] */
+    AD_ARG_ENUM,        /* one of `choices` ("a|b|c") */
+    AD_ARG_STRING_LIST, /* repeatable flag, or a variadic last positional; a JSON array */
+} ad_arg_type;
+
+typedef struct {
+    const char *name;          /* long flag without dashes ("max-depth"), or a positional's name */
+    char short_name;           /* 'i' for -i, or 0 */
+    ad_arg_type type;
+    bool positional;           /* taken by position, in declaration order */
+    bool required;             /* a missing required argument is a parse error (exit 2) */
+    const char *default_value; /* textual default, or NULL for none */
+    const char *choices;       /* AD_ARG_ENUM only: "text|value|title" */
+    int64_t min, max;          /* AD_ARG_INT only; both 0 means any value >= 0 */
+    const char *help;          /* one line for --help */
+} ad_arg_spec;
+
+struct ad_ctx;
+struct ad_error;
+
+/* A handler reads its arguments from `args` (borrowed) and either sets *ret_data to a new
+ * reference the caller owns and returns 0, or fills `err` and returns -1. It never prints. */
+typedef int (*ad_command_fn)(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                             struct ad_error *err);
+
+typedef struct {
+    const char *name;         /* "list-apps" */
+    const char *group;        /* "App and window", "Observation", ... as in commands.md */
+    const char *summary;      /* one line, as in commands.md */
+    bool mutates;             /* may change the desktop (needs the interaction lease later) */
+    bool accepts_wait_flags;  /* --wait-for / --wait-for-gone / --wait-timeout are allowed */
+    const ad_arg_spec *args;  /* terminated by an entry whose name is NULL */
+    ad_command_fn handler;    /* NULL: not available in this build; fails closed */
+} ad_command;
+
+/* The global flags every command accepts, before or after the command name. */
+extern const ad_arg_spec ad_global_args[];
+
+/* The command table in commands.md order, and its length (60). */
+extern const ad_command ad_commands[];
+extern const size_t ad_commands_count;
+
+/* Looks a command up by name; NULL when unknown. */
+const ad_command *ad_command_find(const char *name);
+
+/* Looks an argument up by long name (with '-' or '_') in a NULL-terminated spec array. */
+const ad_arg_spec *ad_arg_spec_find(const ad_arg_spec *specs, const char *name);
+
+#endif

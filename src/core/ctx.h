@@ -1,0 +1,30 @@
+/* ctx.h: what one command invocation carries: the adapter, the global flags, the selected
+ * state namespace. Built by a front end, borrowed by handlers. */
+#ifndef AD_CTX_H
+#define AD_CTX_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "core/command_table.h"
+#include "core/error.h"
+#include "platform/adapter.h"
+
+typedef struct ad_ctx {
+    ad_adapter *adapter;       /* borrowed; never NULL in a front end */
+    const ad_command *command; /* the command being run */
+    const json_t *globals;     /* parsed global flags (borrowed) */
+    char *state_root;          /* owned; resolved by dispatch */
+    char *session_id;          /* owned; NULL for the global namespace */
+    bool verbose;
+} ad_ctx;
+
+/* Microseconds on CLOCK_MONOTONIC. */
+int64_t ad_now_us(void);
+/* Milliseconds since the Unix epoch. */
+int64_t ad_wall_ms(void);
+
+/* Logs to stderr only with --verbose. */
+void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,173 @@
+/* dispatch.c: global flag checks, namespace selection, the handler call, the envelope. */
+#include "core/dispatch.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/ctx.h"
+#include "core/refs.h"
+#include "core/state_root.h"
+
+int64_t ad_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t ad_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void ad_log(const ad_ctx *ctx, const char *fmt, ...)
+{
+    if (!ctx || !ctx->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("agent-desktop: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+json_t *ad_envelope_ok(const char *command, json_t *data_stolen)
+{
+    json_t *env = json_object();
+    json_object_set_new(env, "version", json_string(AD_CONTRACT_VERSION));
+    json_object_set_new(env, "ok", json_true());
+    json_object_set_new(env, "command", json_string(command));
+    json_object_set_new(env, "data", data_stolen ? data_stolen : json_object());
+    return env;
+}
+
+json_t *ad_envelope_error(const char *command, const ad_error *err)
+{
+    json_t *env = json_object();
+    json_object_set_new(env, "version", json_string(AD_CONTRACT_VERSION));
+    json_object_set_new(env, "ok", json_false());
+    json_object_set_new(env, "command", json_string(command));
+    json_object_set_new(env, "error", ad_error_to_json(err));
+    return env;
+}
+
+void ad_envelope_print(const json_t *envelope)
+{
+    char *s = json_dumps(envelope, JSON_COMPACT | JSON_ENSURE_ASCII);
+    if (s) {
+        fputs(s, stdout);
+        fputc('\n', stdout);
+        free(s);
+    }
+    fflush(stdout);
+}
+
+static const char *global_str(const json_t *globals, const char *key)
+{
+    return json_string_value(json_object_get(globals, key));
+}
+
+/* Global flags that exist in the table but whose feature is not in this build fail closed
+ * instead of being silently ignored. */
+static int check_globals(const ad_command *cmd, const json_t *globals, ad_error *err)
+{
+    const char *wf = global_str(globals, "wait_for");
+    const char *wg = global_str(globals, "wait_for_gone");
+    bool has_wait = json_object_get(globals, "wait_for") ||
+                    json_object_get(globals, "wait_for_gone") ||
+                    json_object_get(globals, "wait_timeout");
+    if ((wf && !*wf) || (wg && !*wg)) {
+        ad_error_set(err, AD_INVALID_ARGS, "The wait selector is empty");
+        ad_error_suggest(err, "Pass a selector of the form role:text, role, or :text");
+        return -1;
+    }
+    if (has_wait && !cmd->accepts_wait_flags) {
+        ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --wait-for, --wait-for-gone or "
+                                           "--wait-timeout", cmd->name);
+        ad_error_suggest(err, "Remove the wait flags, or run wait as a separate command");
+        return -1;
+    }
+    if (has_wait) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
+                     "Post-action wait flags are not available in this build");
+        ad_error_suggest(err, "Run the command without --wait-for, then observe with snapshot, "
+                              "find or get");
+        return -1;
+    }
+    if (json_object_get(globals, "trace") || json_object_get(globals, "trace_strict")) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Tracing is not available in this build");
+        ad_error_suggest(err, "Run the command without --trace or --trace-strict");
+        return -1;
+    }
+    if (json_object_get(globals, "debug") || json_object_get(globals, "screenshot")) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
+                     "--debug and --screenshot are not available in this build");
+        ad_error_suggest(err, "Run the command without --debug and --screenshot");
+        return -1;
+    }
+    return 0;
+}
+
+static bool needs_state(const ad_command *cmd)
+{
+    return strcmp(cmd->name, "version") != 0 && strcmp(cmd->name, "skills") != 0;
+}
+
+json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *args,
+                    const json_t *globals, int *ret_exit)
+{
+    ad_error err = AD_ERROR_INIT;
+    ad_ctx ctx = {
+        .adapter = adapter,
+        .command = cmd,
+        .globals = globals,
+        .verbose = json_is_true(json_object_get(globals, "verbose")),
+    };
+    json_t *data = NULL;
+    int rc = -1;
+    if (check_globals(cmd, globals, &err) < 0)
+        goto done;
+    if (needs_state(cmd)) {
+        if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
+            ad_state_root_resolve(&ctx.state_root, &err) < 0)
+            goto done;
+    }
+    /* Argument errors come before capability errors: a bare @eN is INVALID_ARGS even for a
+     * command this build does not run. */
+    const char *ref_arg = json_string_value(json_object_get(args, "ref_id"));
+    ad_ref parsed_ref;
+    if (ref_arg && ad_ref_parse(ref_arg, &parsed_ref, &err) < 0)
+        goto done;
+    if (!cmd->handler) {
+        ad_error_set(&err, AD_PLATFORM_NOT_SUPPORTED,
+                     "%s is not available in this build of agent-desktop", cmd->name);
+        ad_error_suggest(&err, "Run agent-desktop --help for the commands this build "
+                               "implements, or use another approach");
+        ad_error_detail(&err, "kind", json_string("not_in_this_build"));
+        ad_error_detail(&err, "retryable", json_false());
+        goto done;
+    }
+    rc = cmd->handler(&ctx, args, &data, &err);
+done:;
+    json_t *env;
+    if (rc == 0) {
+        env = ad_envelope_ok(cmd->name, data);
+        *ret_exit = 0;
+    } else {
+        json_decref(data);
+        if (!err.message)
+            ad_error_set(&err, AD_INTERNAL, "%s failed without an error record", cmd->name);
+        env = ad_envelope_error(cmd->name, &err);
+        *ret_exit = err.parse_error ? 2 : 1;
+    }
+    ad_error_clear(&err);
+    free(ctx.state_root);
+    free(ctx.session_id);
+    return env;
+}

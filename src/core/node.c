@@ -1,0 +1,146 @@
+/* node.c: the element model shared by adapters and core. */
+#include "core/node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const state_tokens[AD_ST_COUNT] = {
+    "focused", "disabled", "secure", "expanded", "checked", "selected", "hidden", "busy",
+    "modal", "required", "indeterminate", "pressed", "readonly", "offscreen", "invalid",
+    "multiselectable", "haspopup",
+};
+
+const char *ad_state_token(unsigned bit)
+{
+    return bit < AD_ST_COUNT ? state_tokens[bit] : NULL;
+}
+
+int ad_state_bit(const char *token)
+{
+    for (int i = 0; i < AD_ST_COUNT; i++)
+        if (strcmp(state_tokens[i], token) == 0)
+            return i;
+    return -1;
+}
+
+ad_node *ad_node_new(void)
+{
+    ad_node *n = calloc(1, sizeof(*n));
+    if (n) {
+        n->role = "unknown";
+        n->live_child_count = -1;
+    }
+    return n;
+}
+
+int ad_node_add_child(ad_node *parent, ad_node *child)
+{
+    if (parent->n_children == parent->cap_children) {
+        size_t cap = parent->cap_children ? parent->cap_children * 2 : 4;
+        ad_node **c = realloc(parent->children, cap * sizeof(*c));
+        if (!c)
+            return -1;
+        parent->children = c;
+        parent->cap_children = cap;
+    }
+    child->parent = parent;
+    child->index_in_parent = parent->n_children;
+    parent->children[parent->n_children++] = child;
+    return 0;
+}
+
+static void text_free(ad_text *t)
+{
+    free(t->text);
+    t->text = NULL;
+}
+
+void ad_node_free(ad_node *node)
+{
+    if (!node)
+        return;
+    /* Iterative over the spine would be safer for huge depths; the walk caps raw depth at 50
+     * so recursion is bounded. */
+    for (size_t i = 0; i < node->n_children; i++)
+        ad_node_free(node->children[i]);
+    free(node->children);
+    text_free(&node->name);
+    text_free(&node->value);
+    text_free(&node->description);
+    text_free(&node->native_id);
+    for (size_t i = 0; i < node->n_actions; i++)
+        free(node->actions[i]);
+    free(node->actions);
+    free(node->address);
+    free(node);
+}
+
+void ad_text_set(ad_text *t, const char *s)
+{
+    free(t->text);
+    t->text = NULL;
+    if (s && *s) {
+        t->text = strdup(s);
+        t->state = t->text ? AD_FIELD_KNOWN : AD_FIELD_UNKNOWN;
+    } else {
+        t->state = AD_FIELD_ABSENT;
+    }
+}
+
+void ad_text_unknown(ad_text *t)
+{
+    free(t->text);
+    t->text = NULL;
+    t->state = AD_FIELD_UNKNOWN;
+}
+
+bool ad_node_has_action(const ad_node *n, const char *name)
+{
+    for (size_t i = 0; i < n->n_actions; i++)
+        if (strcmp(n->actions[i], name) == 0)
+            return true;
+    return false;
+}
+
+int ad_node_add_action(ad_node *n, const char *name)
+{
+    if (ad_node_has_action(n, name))
+        return 0;
+    char **a = realloc(n->actions, (n->n_actions + 1) * sizeof(*a));
+    if (!a)
+        return -1;
+    n->actions = a;
+    n->actions[n->n_actions] = strdup(name);
+    if (!n->actions[n->n_actions])
+        return -1;
+    n->n_actions++;
+    n->actions_state = AD_FIELD_KNOWN;
+    return 0;
+}
+
+bool ad_node_identity_unknown(const ad_node *n)
+{
+    return n->name.state == AD_FIELD_UNKNOWN || n->description.state == AD_FIELD_UNKNOWN ||
+           n->native_id.state == AD_FIELD_UNKNOWN;
+}
+
+size_t ad_node_path(const ad_node *n, size_t *out, size_t cap)
+{
+    size_t depth = 0;
+    for (const ad_node *p = n; p->parent; p = p->parent)
+        depth++;
+    if (depth > cap)
+        return depth;
+    size_t i = depth;
+    for (const ad_node *p = n; p->parent; p = p->parent)
+        out[--i] = p->index_in_parent;
+    return depth;
+}
+
+size_t ad_node_count(const ad_node *n)
+{
+    size_t c = 1;
+    for (size_t i = 0; i < n->n_children; i++)
+        c += ad_node_count(n->children[i]);
+    return c;
+}

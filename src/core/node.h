@@ -1,0 +1,94 @@
+/* node.h: one accessibility element as an adapter observed it.
+ *
+ * Every field is evidence with a tri-state: known (a value was read), absent (the element
+ * has none) or unknown (the read failed). Core never turns unknown into absent. A tree of
+ * nodes is owned by its root: ad_node_free(root) frees every descendant and every string.
+ */
+#ifndef AD_NODE_H
+#define AD_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { AD_FIELD_ABSENT = 0, AD_FIELD_KNOWN, AD_FIELD_UNKNOWN } ad_field_state;
+
+typedef struct {
+    ad_field_state state;
+    char *text; /* owned; non-NULL only when state is AD_FIELD_KNOWN */
+} ad_text;
+
+typedef struct {
+    double x, y, width, height;
+} ad_rect;
+
+/* Canonical state tokens as bits, in the order of the find --state list. */
+enum {
+    AD_ST_FOCUSED, AD_ST_DISABLED, AD_ST_SECURE, AD_ST_EXPANDED, AD_ST_CHECKED,
+    AD_ST_SELECTED, AD_ST_HIDDEN, AD_ST_BUSY, AD_ST_MODAL, AD_ST_REQUIRED,
+    AD_ST_INDETERMINATE, AD_ST_PRESSED, AD_ST_READONLY, AD_ST_OFFSCREEN, AD_ST_INVALID,
+    AD_ST_MULTISELECTABLE, AD_ST_HASPOPUP, AD_ST_COUNT
+};
+
+/* Capabilities an element offers, beside its visible states (used by `is`). */
+enum {
+    AD_CAP_FOCUSABLE = 1u << 0,
+    AD_CAP_EXPANDABLE = 1u << 1,
+    AD_CAP_SELECTABLE = 1u << 2,
+    AD_CAP_CHECKABLE = 1u << 3,
+    AD_CAP_EDITABLE = 1u << 4,
+};
+
+typedef struct ad_node {
+    const char *role; /* canonical token, static */
+    ad_text name, value, description, native_id;
+    ad_field_state states_state;
+    uint32_t states; /* bits 1 << AD_ST_* */
+    uint32_t caps;   /* AD_CAP_* */
+    ad_field_state actions_state;
+    char **actions; /* canonical action names, owned */
+    size_t n_actions;
+    ad_field_state bounds_state;
+    ad_rect bounds; /* screen coordinates */
+    bool secure;    /* a password field: its value is never read */
+    /* Children: live_child_count is what the element reported (-1 unknown). children_cut is
+     * true when some live children were not read (a limit or the deadline cut them). */
+    long live_child_count;
+    bool children_cut;
+    struct ad_node **children;
+    size_t n_children, cap_children;
+    struct ad_node *parent;
+    size_t index_in_parent;
+    char *address; /* adapter-private locator ("bus|path"), owned; never stored in a refmap */
+} ad_node;
+
+const char *ad_state_token(unsigned bit);
+/* Bit index of a state token, or -1. */
+int ad_state_bit(const char *token);
+
+/* Allocates an empty node with every field absent and live_child_count -1. */
+ad_node *ad_node_new(void);
+/* Appends `child` (ownership moves to parent). Returns -1 on allocation failure. */
+int ad_node_add_child(ad_node *parent, ad_node *child);
+/* Frees the node, its strings and its whole subtree. NULL-safe. */
+void ad_node_free(ad_node *node);
+
+void ad_text_set(ad_text *t, const char *s); /* known when s is non-empty, else absent */
+void ad_text_unknown(ad_text *t);
+/* The text when known, else NULL (borrowed). */
+static inline const char *ad_text_get(const ad_text *t)
+{
+    return t->state == AD_FIELD_KNOWN ? t->text : NULL;
+}
+
+int ad_node_add_action(ad_node *n, const char *name);
+bool ad_node_has_action(const ad_node *n, const char *name);
+/* True when an identity field (role is always known; name, description, native id) is
+ * unknown. Such a node cannot prove or disprove a match. */
+bool ad_node_identity_unknown(const ad_node *n);
+/* The node's depth-first position: child indexes from the root, written to out (cap). */
+size_t ad_node_path(const ad_node *n, size_t *out, size_t cap);
+/* Counts nodes in the subtree. */
+size_t ad_node_count(const ad_node *n);
+
+#endif

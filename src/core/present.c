@@ -1,0 +1,380 @@
+/* present.c: snapshot presentation, ref allocation and drill targets.
+ *
+ * Drill targets (skeleton-and-drill-down.md, "Find the drill target"), as this build applies
+ * them: a container cut by the depth limit is a target when it earns a ref (rule 1), or when
+ * it can be re-identified without guessing (rule 2). Off macOS a ref carries no address, so
+ * "can be re-identified" means one of:
+ *   - its own identity (role, native id, name, description) was unique in the whole window; or
+ *   - an anchor: a descendant whose identity was unique, recorded with the number of parent
+ *     hops up to the container. Resolution counts the anchor live (exactly one match), walks up
+ *     the same hops and checks the container's role and identity again.
+ * Bounds alone never qualify: two unnamed groups with an area are indistinguishable, and a
+ * rectangle is not identity (snapshots-and-refs.md). A cut container with neither moves the
+ * target to its nearest qualifying ancestor (rule 3), the window root never is one, and the
+ * deepest candidate wins (rule 4). GTK4 apps such as Debian 12's gnome-calculator expose
+ * containers with no name or id; the anchor rule is what makes them drillable.
+ */
+#include "core/present.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/refs.h"
+
+static const char *const interactive_roles[] = {
+    "button", "cell", "checkbox", "colorwell", "combobox", "dockitem", "incrementor",
+    "link", "listbox", "menubutton", "menuitem", "option", "radiobutton", "slider", "switch",
+    "tab", "textfield", "treeitem", NULL,
+};
+
+bool ad_role_interactive(const char *role)
+{
+    for (size_t i = 0; interactive_roles[i]; i++)
+        if (strcmp(role, interactive_roles[i]) == 0)
+            return true;
+    return false;
+}
+
+bool ad_node_has_primary_action(const ad_node *n)
+{
+    for (size_t i = 0; i < n->n_actions; i++) {
+        const char *a = n->actions[i];
+        if (strcmp(a, "SetFocus") && strcmp(a, "RightClick") && strcmp(a, "ScrollTo"))
+            return true;
+    }
+    return false;
+}
+
+bool ad_node_refable(const ad_node *n)
+{
+    return ad_role_interactive(n->role) || ad_node_has_primary_action(n);
+}
+
+bool ad_node_is_wrapper(const ad_node *n)
+{
+    bool container = strcmp(n->role, "group") == 0 || strcmp(n->role, "unknown") == 0;
+    return container && n->name.state == AD_FIELD_ABSENT &&
+           n->description.state == AD_FIELD_ABSENT && n->native_id.state == AD_FIELD_ABSENT &&
+           !ad_node_refable(n);
+}
+
+json_t *ad_rect_json(const ad_rect *r)
+{
+    return json_pack("{s:f, s:f, s:f, s:f}", "height", r->height, "width", r->width, "x", r->x,
+                     "y", r->y);
+}
+
+json_t *ad_native_id_json(const char *id)
+{
+    /* The spec's examples name the kind ax_identifier on every platform. */
+    return json_pack("{s:s, s:s}", "kind", "ax_identifier", "value", id);
+}
+
+json_t *ad_states_json(const ad_node *n)
+{
+    json_t *a = json_array();
+    for (unsigned b = 0; b < AD_ST_COUNT; b++)
+        if (n->states & (1u << b))
+            json_array_append_new(a, json_string(ad_state_token(b)));
+    return a;
+}
+
+void ad_rect_hash(const ad_rect *r, char buf[17])
+{
+    char text[128];
+    snprintf(text, sizeof(text), "%.1f,%.1f,%.1f,%.1f", r->x, r->y, r->width, r->height);
+    unsigned long long h = 1469598103934665603ULL;
+    for (const char *p = text; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    snprintf(buf, 17, "%016llx", h);
+}
+
+/* ---- drill targets ---------------------------------------------------------------------- */
+
+typedef struct {
+    const ad_node *node;
+    int hops;
+} anchor;
+
+/* The shallowest descendant whose identity is unique and carries a name or id. */
+static anchor find_anchor(const ad_node *container, const ad_identity_index *idx)
+{
+    const ad_node *level[2][4096];
+    size_t n_cur = 0, n_next;
+    level[0][n_cur++] = container;
+    for (int hops = 1, cur = 0; n_cur > 0 && hops <= 50; hops++, cur ^= 1) {
+        n_next = 0;
+        for (size_t i = 0; i < n_cur; i++) {
+            const ad_node *p = level[cur][i];
+            for (size_t c = 0; c < p->n_children; c++) {
+                const ad_node *ch = p->children[c];
+                bool named = ch->name.state == AD_FIELD_KNOWN ||
+                             ch->native_id.state == AD_FIELD_KNOWN;
+                if (named && ad_identity_unique(idx, ch))
+                    return (anchor){ch, hops};
+                if (n_next < 4096)
+                    level[cur ^ 1][n_next++] = ch;
+            }
+        }
+        n_cur = n_next;
+    }
+    return (anchor){NULL, 0};
+}
+
+typedef struct {
+    const ad_present_opts *opts;
+    const ad_identity_index *idx;
+    const ad_present_source *src;
+    const ad_node *root;
+    /* drill target marks, parallel to a flat walk: kept in a small pointer set */
+    const ad_node **targets;
+    size_t n_targets, cap_targets;
+} presenter;
+
+static bool is_target(const presenter *p, const ad_node *n)
+{
+    for (size_t i = 0; i < p->n_targets; i++)
+        if (p->targets[i] == n)
+            return true;
+    return false;
+}
+
+static void add_target(presenter *p, const ad_node *n)
+{
+    if (p->n_targets == p->cap_targets) {
+        size_t cap = p->cap_targets ? p->cap_targets * 2 : 16;
+        const ad_node **t = realloc(p->targets, cap * sizeof(*t));
+        if (!t)
+            return;
+        p->targets = t;
+        p->cap_targets = cap;
+    }
+    p->targets[p->n_targets++] = n;
+}
+
+static int child_depth(const ad_node *n, int depth)
+{
+    return ad_node_is_wrapper(n) ? depth : depth + 1;
+}
+
+static bool has_children(const ad_node *n)
+{
+    return n->n_children > 0 || n->live_child_count > 0;
+}
+
+/* Cut by the depth limit: it has children and they lie below max_depth. */
+static bool depth_cut(const presenter *p, const ad_node *n, int depth)
+{
+    return has_children(n) && child_depth(n, depth) > p->opts->max_depth;
+}
+
+static bool identifiable(const presenter *p, const ad_node *n)
+{
+    return ad_identity_unique(p->idx, n) || find_anchor(n, p->idx).node != NULL;
+}
+
+/* Pass 1: returns true when the subtree holds a cut container that still needs a target. */
+static bool mark_targets(presenter *p, const ad_node *n, int depth)
+{
+    bool is_root = n == p->root;
+    if (depth_cut(p, n, depth)) {
+        if (!is_root && (ad_node_refable(n) || identifiable(p, n))) {
+            add_target(p, n);
+            return false;
+        }
+        return true;
+    }
+    bool needs = false;
+    for (size_t i = 0; i < n->n_children; i++)
+        needs |= mark_targets(p, n->children[i], child_depth(n, depth));
+    if (needs && !is_root && (ad_node_refable(n) || identifiable(p, n))) {
+        add_target(p, n);
+        return false;
+    }
+    return needs;
+}
+
+/* ---- ref entries ------------------------------------------------------------------------ */
+
+static void set_text(json_t *o, const char *key, const ad_text *t)
+{
+    const char *s = ad_text_get(t);
+    if (s)
+        json_object_set_new(o, key, json_string(s));
+}
+
+json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
+                         const ad_present_source *src, bool drill_target)
+{
+    json_t *e = json_object();
+    const ad_window *w = src->window;
+    json_object_set_new(e, "pid", json_integer(w->pid));
+    json_object_set_new(e, "process_instance",
+                        w->process_instance ? json_string(w->process_instance) : json_null());
+    json_object_set_new(e, "role", json_string(n->role));
+    set_text(e, "name", &n->name);
+    if (!n->secure)
+        set_text(e, "value", &n->value);
+    set_text(e, "description", &n->description);
+    set_text(e, "native_id", &n->native_id);
+    bool unique = src->identity_proven && ad_identity_unique(idx, n);
+    if (src->identity_proven && !unique && drill_target && !ad_node_refable(n)) {
+        anchor a = find_anchor(n, idx);
+        if (a.node) {
+            json_t *aj = json_object();
+            json_object_set_new(aj, "role", json_string(a.node->role));
+            set_text(aj, "name", &a.node->name);
+            set_text(aj, "description", &a.node->description);
+            set_text(aj, "native_id", &a.node->native_id);
+            json_object_set_new(aj, "hops", json_integer(a.hops));
+            json_object_set_new(e, "anchor", aj);
+            unique = true;
+        }
+    }
+    json_object_set_new(e, "unique_at_capture", json_boolean(unique));
+    if (n->bounds_state == AD_FIELD_KNOWN) {
+        char h[17];
+        ad_rect_hash(&n->bounds, h);
+        json_object_set_new(e, "bounds", ad_rect_json(&n->bounds));
+        json_object_set_new(e, "bounds_hash", json_string(h));
+        json_object_set_new(e, "bounds_space", json_string("screen"));
+    }
+    if (n->states_state == AD_FIELD_KNOWN)
+        json_object_set_new(e, "states", ad_states_json(n));
+    if (!drill_target || ad_node_refable(n)) {
+        json_t *acts = json_array();
+        for (size_t i = 0; i < n->n_actions; i++)
+            json_array_append_new(acts, json_string(n->actions[i]));
+        json_object_set_new(e, "available_actions", acts);
+    }
+    json_object_set_new(e, "drill_target", json_boolean(drill_target));
+    json_object_set_new(e, "source_app", json_string(src->app_name ? src->app_name : ""));
+    json_object_set_new(e, "source_window_id", json_string(w->id));
+    json_object_set_new(e, "source_window_title", w->title ? json_string(w->title) : json_null());
+    if (w->bounds_known) {
+        char h[17];
+        ad_rect_hash(&w->bounds, h);
+        json_object_set_new(e, "source_window_bounds_hash", json_string(h));
+    }
+    json_object_set_new(e, "source_surface", json_string(src->surface));
+    size_t path[64];
+    size_t depth = ad_node_path(n, path, 64);
+    json_t *pj = json_array();
+    for (size_t i = 0; i < depth && i < 64; i++)
+        json_array_append_new(pj, json_integer((json_int_t)path[i]));
+    json_object_set_new(e, "path", pj);
+    json_object_set_new(e, "root_ref",
+                        src->root_ref_key ? json_string(src->root_ref_key) : json_null());
+    json_object_set_new(e, "path_is_absolute", json_true());
+    return e;
+}
+
+/* ---- pass 2: emit ----------------------------------------------------------------------- */
+
+typedef struct {
+    presenter *p;
+    const char *snapshot_id;
+    json_t *refs;
+    uint64_t *next_ref;
+    size_t added;
+} emitter;
+
+static bool node_plain(const ad_node *n)
+{
+    return n->name.state != AD_FIELD_KNOWN && n->value.state != AD_FIELD_KNOWN &&
+           n->description.state != AD_FIELD_KNOWN && n->native_id.state != AD_FIELD_KNOWN &&
+           n->states == 0 && n->n_actions == 0;
+}
+
+static json_t *emit(emitter *em, const ad_node *n, int depth)
+{
+    presenter *p = em->p;
+    bool is_root = n == p->root;
+    bool target = is_target(p, n);
+    /* A drilled root already has its ref; the window root is never a drill target. */
+    bool gets_ref;
+    if (is_root)
+        gets_ref = !p->src->root_ref_key && ad_node_refable(n);
+    else
+        gets_ref = ad_node_refable(n) || target;
+    json_t *o = json_object();
+    if (n->n_actions)
+        json_object_set_new(o, "available_actions", json_array());
+    for (size_t i = 0; i < n->n_actions; i++)
+        json_array_append_new(json_object_get(o, "available_actions"),
+                              json_string(n->actions[i]));
+    if (p->opts->include_bounds && n->bounds_state == AD_FIELD_KNOWN)
+        json_object_set_new(o, "bounds", ad_rect_json(&n->bounds));
+    bool cut = depth_cut(p, n, depth);
+    if (cut)
+        json_object_set_new(o, "children_count",
+                            json_integer(n->live_child_count >= 0 ? n->live_child_count
+                                                                  : (json_int_t)n->n_children));
+    set_text(o, "description", &n->description);
+    set_text(o, "name", &n->name);
+    if (n->native_id.state == AD_FIELD_KNOWN)
+        json_object_set_new(o, "native_id", ad_native_id_json(n->native_id.text));
+    if (gets_ref) {
+        char key[32], ref[128];
+        uint64_t num = (*em->next_ref)++;
+        ad_ref_key(num, key, sizeof(key));
+        snprintf(ref, sizeof(ref), "@%s:e%llu", em->snapshot_id, (unsigned long long)num);
+        json_object_set_new(o, "ref_id", json_string(ref));
+        json_object_set_new(em->refs, key, ad_ref_entry_new(n, p->idx, p->src, target));
+        em->added++;
+    }
+    json_object_set_new(o, "role", json_string(n->role));
+    if (n->states)
+        json_object_set_new(o, "states", ad_states_json(n));
+    bool unread = n->name.state == AD_FIELD_UNKNOWN || n->states_state == AD_FIELD_UNKNOWN ||
+                  n->description.state == AD_FIELD_UNKNOWN;
+    if (unread)
+        json_object_set_new(o, "read_failed", json_true());
+    if (n->children_cut)
+        json_object_set_new(o, "subtree_truncated", json_true());
+    if (!n->secure)
+        set_text(o, "value", &n->value);
+    json_t *kids = json_array();
+    if (!cut) {
+        int cd = child_depth(n, depth);
+        for (size_t i = 0; i < n->n_children; i++) {
+            json_t *c = emit(em, n->children[i], cd);
+            if (c)
+                json_array_append_new(kids, c);
+        }
+    }
+    bool kept_marker = cut || n->children_cut || unread;
+    if (!is_root && p->opts->interactive_only && !gets_ref && json_array_size(kids) == 0 &&
+        !kept_marker) {
+        json_decref(kids);
+        json_decref(o);
+        return NULL;
+    }
+    if (!is_root && p->opts->compact && !gets_ref && json_array_size(kids) == 1 && !cut &&
+        !n->children_cut && node_plain(n)) {
+        json_t *only = json_incref(json_array_get(kids, 0));
+        json_decref(kids);
+        json_decref(o);
+        return only;
+    }
+    if (json_array_size(kids) > 0)
+        json_object_set_new(o, "children", kids);
+    else
+        json_decref(kids);
+    return o;
+}
+
+int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_present_opts *opts,
+               const ad_present_source *source, const char *snapshot_id, json_t *refs,
+               uint64_t *next_ref, ad_present_result *ret)
+{
+    presenter p = {.opts = opts, .idx = idx, .src = source, .root = root};
+    /* Drill targets mark every depth cut, not only skeleton ones: any cut can be drilled. */
+    mark_targets(&p, root, 0);
+    emitter em = {.p = &p, .snapshot_id = snapshot_id, .refs = refs, .next_ref = next_ref};
+    ret->tree = emit(&em, root, 0);
+    ret->refs_added = em.added;
+    free(p.targets);
+    return ret->tree ? 0 : -1;
+}

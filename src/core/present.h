@@ -1,0 +1,64 @@
+/* present.h: turns one window read into the snapshot tree and its ref entries.
+ *
+ * Refs are allocated depth-first in document order. The presentation applies logical depth
+ * (unnamed wrappers consume raw depth but not logical depth), -i, --compact, bounds, and
+ * skeleton drill targets. Every ref entry's unique_at_capture is computed over the whole
+ * window read, whatever part of it is presented.
+ */
+#ifndef AD_PRESENT_H
+#define AD_PRESENT_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "core/identity.h"
+#include "platform/adapter.h"
+
+typedef struct {
+    bool interactive_only;
+    bool compact;
+    bool include_bounds;
+    int max_depth; /* logical depth below the presented root */
+} ad_present_opts;
+
+/* What a ref entry records about where it came from. */
+typedef struct {
+    const ad_window *window;  /* source window (borrowed) */
+    const char *app_name;
+    const char *surface;      /* "window" */
+    bool identity_proven;     /* the whole window was read completely */
+    const char *root_ref_key; /* "@eK" for a drill, NULL for a full snapshot */
+} ad_present_source;
+
+typedef struct {
+    json_t *tree;        /* new reference */
+    size_t refs_added;
+} ad_present_result;
+
+/* Presents the subtree at `root` (a node of the window read indexed by `idx`). New entries
+ * go into `refs` (an object keyed "@eN") numbered from *next_ref, which advances. The root
+ * itself gets no new ref when source->root_ref_key is set (it already has one). */
+int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_present_opts *opts,
+               const ad_present_source *source, const char *snapshot_id, json_t *refs,
+               uint64_t *next_ref, ad_present_result *ret);
+
+/* True when the role is in the interactive list (snapshots-and-refs.md). */
+bool ad_role_interactive(const char *role);
+/* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */
+bool ad_node_has_primary_action(const ad_node *n);
+/* Interactive role or primary action: the node earns a ref. */
+bool ad_node_refable(const ad_node *n);
+/* An unnamed container: consumes raw depth but not logical depth. */
+bool ad_node_is_wrapper(const ad_node *n);
+
+/* JSON helpers shared with find and get. */
+json_t *ad_rect_json(const ad_rect *r);
+json_t *ad_native_id_json(const char *id);
+json_t *ad_states_json(const ad_node *n);
+/* A stable short hash of a rectangle, as hex text. */
+void ad_rect_hash(const ad_rect *r, char buf[17]);
+/* The node's ref entry (new reference): identity, capabilities, geometry and source. */
+json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
+                         const ad_present_source *src, bool drill_target);
+
+#endif

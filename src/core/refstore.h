@@ -1,0 +1,34 @@
+/* refstore.h: saved snapshots, one refmap.json per snapshot in the selected namespace.
+ *
+ * A refmap is a JSON object:
+ *   { "snapshot_id", "created_at", "next_ref", "app", "window": {id,title}|null, "surface",
+ *     "refs": { "@e1": RefEntry, ... } }
+ * Writes are atomic (temp file + rename, private mode). Loaded refmaps belong to the caller.
+ */
+#ifndef AD_REFSTORE_H
+#define AD_REFSTORE_H
+
+#include <jansson.h>
+
+#include "core/ctx.h"
+
+#define AD_REFMAP_MAX_BYTES 1048576
+#define AD_SNAPSHOTS_MAX 128
+#define AD_SNAPSHOTS_KEEP 96
+
+/* Saves refmap under its "snapshot_id", updates latest_snapshot_id, and prunes the namespace
+ * past 128 snapshots down to 96 (never the one just written). A refmap over 1 MiB fails with
+ * INTERNAL and writes nothing. */
+int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err);
+
+/* Loads a snapshot's refmap (new reference in *ret). SNAPSHOT_NOT_FOUND when missing. */
+int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_error *err);
+
+/* The latest snapshot id in the namespace, or NULL (caller frees). */
+char *ad_refstore_latest(ad_ctx *ctx);
+
+/* Prunes dir/snapshots to `keep` entries when more than `max` exist, oldest first, never
+ * removing `protect`. Exposed for tests. Returns the number removed. */
+int ad_refstore_prune(const char *snapshots_dir, const char *protect, int max, int keep);
+
+#endif

@@ -1,0 +1,172 @@
+/* resolve.c: strict resolution against one complete live read of the ref's window. */
+#include "core/resolve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/refstore.h"
+
+void ad_resolved_clear(ad_resolved *r)
+{
+    json_decref(r->refmap);
+    ad_window_clear(&r->window);
+    ad_tree_clear(&r->tree);
+    ad_identity_index_free(r->idx);
+    memset(r, 0, sizeof(*r));
+}
+
+static const char *entry_str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+int ad_resolve_load(ad_ctx *ctx, const char *token, ad_resolved *r, ad_error *err)
+{
+    memset(r, 0, sizeof(*r));
+    if (ad_ref_parse(token, &r->ref, err) < 0)
+        return -1;
+    if (ad_refstore_load(ctx, r->ref.snapshot_id, &r->refmap, err) < 0)
+        return -1;
+    ad_ref_key(r->ref.number, r->key, sizeof(r->key));
+    r->entry = json_object_get(json_object_get(r->refmap, "refs"), r->key);
+    if (!json_is_object(r->entry)) {
+        ad_error_set(err, AD_STALE_REF, "%s not found in current RefMap", token);
+        ad_error_detail(err, "kind", json_string("ref_not_in_refmap"));
+        return -1;
+    }
+    return 0;
+}
+
+static void count_matches(const ad_node *n, const char *role, const char *nid,
+                          const char *name, const char *desc, size_t *matches,
+                          size_t *unknown, ad_node **first)
+{
+    if (strcmp(n->role, role) == 0) {
+        if (ad_node_identity_unknown(n))
+            (*unknown)++;
+        else if (ad_identity_matches(n, role, nid, name, desc)) {
+            if (!*first)
+                *first = (ad_node *)n;
+            (*matches)++;
+        }
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        count_matches(n->children[i], role, nid, name, desc, matches, unknown, first);
+}
+
+static int ambiguous(ad_error *err, const char *ref_text, size_t matches)
+{
+    ad_error_set(err, AD_AMBIGUOUS_TARGET, "%s matches %zu live elements", ref_text, matches);
+    ad_error_suggest(err, "Take a fresh snapshot; when the matches are different elements, "
+                          "narrow the target with find or --root");
+    ad_error_detail(err, "kind", json_string("saved_ref_ambiguous"));
+    ad_error_detail(err, "match_count", json_integer((json_int_t)matches));
+    return -1;
+}
+
+static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
+{
+    ad_error_set(err, AD_TIMEOUT, "The identity of %s could not be proven: the live read of "
+                                  "its window was incomplete", ref_text);
+    ad_error_suggest(err, "Retry with a larger --timeout-ms, or take a fresh snapshot");
+    ad_error_detail(err, "kind", json_string("resolution_identity_unknown"));
+    if (tree->cut_reason)
+        ad_error_detail(err, "cut_reason", json_string(tree->cut_reason));
+    return -1;
+}
+
+int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identity_index *idx,
+                       const char *ref_text, ad_node **ret_node, ad_error *err)
+{
+    (void)idx;
+    const json_t *anchor = json_object_get(entry, "anchor");
+    const json_t *who = json_is_object(anchor) ? anchor : entry;
+    const char *role = entry_str(who, "role");
+    if (!role)
+        return ad_error_set(err, AD_INTERNAL, "ref entry without a role");
+    size_t matches = 0, unknown = 0;
+    ad_node *node = NULL;
+    count_matches(tree->root, role, entry_str(who, "native_id"), entry_str(who, "name"),
+                  entry_str(who, "description"), &matches, &unknown, &node);
+    if (matches >= 2)
+        return ambiguous(err, ref_text, matches);
+    if (unknown > 0 || !tree->complete)
+        return unproven(err, ref_text, tree);
+    if (matches == 0) {
+        ad_error_set(err, AD_STALE_REF, "%s no longer matches a live element", ref_text);
+        ad_error_suggest(err, "Take a fresh snapshot, or re-drill the region, and use the new "
+                              "ref. Nothing was sent to the app.");
+        ad_error_detail(err, "kind", json_string("saved_ref_absent"));
+        return -1;
+    }
+    if (json_is_object(anchor)) {
+        /* Walk up from the unique anchor; the container there must still be what was cut. */
+        json_int_t hops = json_integer_value(json_object_get(anchor, "hops"));
+        for (json_int_t i = 0; i < hops && node; i++)
+            node = node->parent;
+        if (!node || !ad_identity_matches(node, entry_str(entry, "role"),
+                                          entry_str(entry, "native_id"),
+                                          entry_str(entry, "name"),
+                                          entry_str(entry, "description"))) {
+            ad_error_set(err, AD_STALE_REF, "%s no longer matches a live element", ref_text);
+            ad_error_suggest(err, "Take a fresh skeleton snapshot and drill the new ref");
+            ad_error_detail(err, "kind", json_string("saved_ref_absent"));
+            return -1;
+        }
+    }
+    *ret_node = node;
+    return 0;
+}
+
+int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
+{
+    char ref_text[128];
+    ad_ref_format(&r->ref, ref_text, sizeof(ref_text));
+    if (!json_is_true(json_object_get(r->entry, "unique_at_capture"))) {
+        ad_error_set(err, AD_AMBIGUOUS_TARGET, "%s was not proven unique when it was captured",
+                     ref_text);
+        ad_error_suggest(err, "Identical elements have no ref path off macOS. Take a fresh "
+                              "snapshot with a larger --timeout-ms if the capture was cut; for "
+                              "true twins use agent-desktop --headed mouse-click --xy X,Y");
+        ad_error_detail(err, "kind", json_string("identity_not_unique"));
+        return -1;
+    }
+    ad_adapter *a = ctx->adapter;
+    int pid = (int)json_integer_value(json_object_get(r->entry, "pid"));
+    const char *instance = entry_str(r->entry, "process_instance");
+    if (pid > 0 && !a->ops->process_alive(a, pid, instance)) {
+        ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
+        ad_error_suggest(err, "Launch the app again and take a new snapshot");
+        ad_error_detail(err, "kind", json_string("process_exited"));
+        ad_error_detail(err, "process_state", json_string("exited"));
+        return -1;
+    }
+    const char *wid = entry_str(r->entry, "source_window_id");
+    if (!wid)
+        return ad_error_set(err, AD_INTERNAL, "ref entry without a source window");
+    if (a->ops->window_lookup(a, wid, deadline_us, &r->window, err) < 0)
+        return -1;
+    if (pid > 0 && r->window.pid > 0 && r->window.pid != pid) {
+        ad_error_set(err, AD_STALE_REF, "The window of %s now belongs to another process",
+                     ref_text);
+        ad_error_detail(err, "kind", json_string("process_exited"));
+        ad_error_detail(err, "process_state", json_string("exited"));
+        return -1;
+    }
+    ad_read_limits lim = ad_read_limits_default(deadline_us);
+    if (a->ops->read_window(a, wid, &lim, &r->tree, err) < 0)
+        return -1;
+    r->idx = ad_identity_index_build(r->tree.root);
+    if (!r->idx)
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    return ad_resolve_in_tree(r->entry, &r->tree, r->idx, ref_text, &r->node, err);
+}
+
+int ad_resolve_ref(ad_ctx *ctx, const char *token, int64_t deadline_us, ad_resolved *ret,
+                   ad_error *err)
+{
+    if (ad_resolve_load(ctx, token, ret, err) < 0)
+        return -1;
+    return ad_resolve_live(ctx, ret, deadline_us, err);
+}

@@ -1,0 +1,137 @@
+/* window_select.c: --app / --window-id / focused window selection. */
+#include "core/window_select.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool app_matches(const ad_app *a, const char *want)
+{
+    return (a->name && strcasecmp(a->name, want) == 0) ||
+           (a->bundle_id && strcasecmp(a->bundle_id, want) == 0) ||
+           (a->desktop_name && strcasecmp(a->desktop_name, want) == 0);
+}
+
+int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                     ad_error *err)
+{
+    ad_app_list all = {0};
+    if (ctx->adapter->ops->list_apps(ctx->adapter, deadline_us, &all, err) < 0)
+        return -1;
+    memset(ret, 0, sizeof(*ret));
+    ret->complete = all.complete;
+    ret->items = calloc(all.count ? all.count : 1, sizeof(ad_app));
+    for (size_t i = 0; ret->items && i < all.count; i++)
+        if (app_matches(&all.items[i], app))
+            ad_app_copy(&ret->items[ret->count++], &all.items[i]);
+    bool complete = all.complete;
+    ad_app_list_free(&all);
+    if (ret->count == 0) {
+        if (!complete) {
+            ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
+            ad_error_detail(err, "kind", json_string("inventory_incomplete"));
+            return -1;
+        }
+        ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
+        ad_error_suggest(err, "Check the name with list-apps, or start the app with launch");
+        return -1;
+    }
+    return 0;
+}
+
+int ad_window_narrow(const ad_window *wins, size_t count, size_t *ret_remaining)
+{
+    if (count == 1)
+        return 0;
+    bool keep[count];
+    for (size_t i = 0; i < count; i++)
+        keep[i] = true;
+    for (int step = 0; step < 3; step++) {
+        size_t left = 0, last = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (!keep[i])
+                continue;
+            bool pass = step == 0 ? wins[i].visible
+                      : step == 1 ? wins[i].is_focused
+                                  : wins[i].accessible;
+            if (pass) {
+                left++;
+                last = i;
+            }
+        }
+        if (left == 1)
+            return (int)last;
+        if (left > 1)
+            for (size_t i = 0; i < count; i++)
+                if (keep[i]) {
+                    bool pass = step == 0 ? wins[i].visible
+                              : step == 1 ? wins[i].is_focused
+                                          : wins[i].accessible;
+                    keep[i] = pass;
+                }
+    }
+    size_t left = 0;
+    for (size_t i = 0; i < count; i++)
+        left += keep[i];
+    *ret_remaining = left;
+    return -1;
+}
+
+static json_t *candidate_json(const ad_window *w)
+{
+    return json_pack("{s:s, s:s?, s:s?, s:i}", "id", w->id, "title", w->title, "app_name",
+                     w->app_name, "pid", w->pid);
+}
+
+int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
+                     ad_window *ret, ad_error *err)
+{
+    ad_adapter *a = ctx->adapter;
+    if (window_id)
+        return a->ops->window_lookup(a, window_id, deadline_us, ret, err);
+    ad_app_list apps = {0};
+    ad_window_list wins = {0};
+    int rc = -1;
+    if (app && ad_apps_matching(ctx, app, deadline_us, &apps, err) < 0)
+        return -1;
+    if (a->ops->list_windows(a, app ? &apps : NULL, deadline_us, &wins, err) < 0)
+        goto done;
+    if (!app) {
+        for (size_t i = 0; i < wins.count; i++)
+            if (wins.items[i].is_focused) {
+                ad_window_copy(ret, &wins.items[i]);
+                rc = 0;
+                goto done;
+            }
+        ad_error_set(err, AD_WINDOW_NOT_FOUND, "No focused window");
+        ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
+        goto done;
+    }
+    if (wins.count == 0) {
+        if (wins.unanswered) {
+            ad_error_set(err, AD_TIMEOUT, "'%s' did not answer before the deadline", app);
+            ad_error_detail(err, "kind", json_string("deadline"));
+        } else {
+            ad_error_set(err, AD_WINDOW_NOT_FOUND, "'%s' has no window", app);
+            ad_error_suggest(err, "Run list-windows --app %s, or wait --window", app);
+        }
+        goto done;
+    }
+    size_t remaining = 0;
+    int pick = ad_window_narrow(wins.items, wins.count, &remaining);
+    if (pick >= 0) {
+        ad_window_copy(ret, &wins.items[pick]);
+        rc = 0;
+        goto done;
+    }
+    ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %zu candidate windows", app, wins.count);
+    ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
+    json_t *c = json_array();
+    for (size_t i = 0; i < wins.count && i < 10; i++)
+        json_array_append_new(c, candidate_json(&wins.items[i]));
+    ad_error_detail(err, "candidates", c);
+done:
+    ad_app_list_free(&apps);
+    ad_window_list_free(&wins);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* window_select.h: which window a window-owned observation reads (snapshots-and-refs.md,
+ * "Choose the window"). */
+#ifndef AD_WINDOW_SELECT_H
+#define AD_WINDOW_SELECT_H
+
+#include "core/ctx.h"
+
+/* Finds the apps matching --app (exact, case-insensitive, on the app name, its desktop entry
+ * Name or its desktop id). APP_NOT_FOUND when none. ret is the caller's. */
+int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                     ad_error *err);
+
+/* Chooses one window: by --window-id, else among --app's windows by the four narrowing steps,
+ * else the focused window. Fills *ret (caller clears it) and *ret_app_name (caller frees). */
+int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
+                     ad_window *ret, ad_error *err);
+
+/* Narrows candidates in place by the four steps; returns the index chosen or -1 when several
+ * remain (then *ret_remaining lists how many). Exposed for unit tests. */
+int ad_window_narrow(const ad_window *wins, size_t count, size_t *ret_remaining);
+
+#endif

@@ -1,0 +1,187 @@
+/* atspi_apps.c: apps are the registry root's children; windows are an app root's children
+ * with a window role. Every app is asked in parallel through one pipe; an app that does not
+ * answer before the deadline is reported as skipped, never as absent. */
+#include "linux/atspi_apps.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_bus.h"
+#include "linux/atspi_map.h"
+#include "linux/dbus_pipe.h"
+#include "linux/desktop_entry.h"
+#include "linux/proc.h"
+
+
+char *ad_atspi_window_id(const char *bus, const char *path)
+{
+    char *id = NULL;
+    if (asprintf(&id, "w-%s%s", bus[0] == ':' ? bus + 1 : bus, path) < 0)
+        return NULL;
+    for (char *p = id + 2; *p; p++)
+        if (*p == '/')
+            *p = '-';
+    return id;
+}
+
+int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path)
+{
+    if (strncmp(id, "w-", 2) != 0)
+        return -1;
+    const char *dash = strchr(id + 2, '-');
+    if (!dash || dash == id + 2 || dash[1] == '\0')
+        return -1;
+    for (const char *p = id + 2; p < dash; p++)
+        if (!((*p >= '0' && *p <= '9') || *p == '.'))
+            return -1;
+    if (asprintf(ret_bus, ":%.*s", (int)(dash - id - 2), id + 2) < 0)
+        return -1;
+    *ret_path = strdup(dash);
+    for (char *p = *ret_path; *p; p++)
+        if (*p == '-')
+            *p = '/';
+    return 0;
+}
+
+/* ---- apps ------------------------------------------------------------------------------- */
+
+typedef struct {
+    ad_app *app;
+    long child_count;
+    int answered;
+} app_probe;
+
+static void on_app_props(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    app_probe *p = ud;
+    if (!m || sd_bus_message_enter_container(m, 'a', "{sv}") < 0)
+        return;
+    while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+        const char *key, *s;
+        int32_t i;
+        if (sd_bus_message_read(m, "s", &key) < 0)
+            return;
+        if (strcmp(key, "Name") == 0 && sd_bus_message_read(m, "v", "s", &s) >= 0)
+            p->app->name = strdup(s);
+        else if (strcmp(key, "ChildCount") == 0 && sd_bus_message_read(m, "v", "i", &i) >= 0)
+            p->child_count = i;
+        else
+            sd_bus_message_skip(m, "v");
+        sd_bus_message_exit_container(m);
+    }
+    p->answered++;
+}
+
+static void on_app_pid(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    app_probe *p = ud;
+    uint32_t pid;
+    if (m && sd_bus_message_read(m, "u", &pid) >= 0)
+        p->app->pid = (int)pid;
+    p->answered++;
+}
+
+/* Fills the process identity and the desktop entry once name and pid are known. */
+static void finish_app(ad_app *a, long child_count)
+{
+    a->process_instance = a->pid > 0 ? ad_proc_instance(a->pid) : NULL;
+    char *exe = a->pid > 0 ? ad_proc_exe_name(a->pid) : NULL;
+    if (!a->name || !*a->name) {
+        free(a->name);
+        a->name = exe ? strdup(exe) : strdup(a->handle);
+    }
+    ad_desktop_entry_find(exe, a->name, &a->bundle_id, &a->desktop_name);
+    a->background = child_count == 0;
+    free(exe);
+}
+
+static int registry_children(sd_bus *bus, int64_t deadline_us, char ***ret, size_t *n,
+                             ad_error *err)
+{
+    (void)deadline_us;
+    sd_bus_message *reply = NULL;
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    int r = sd_bus_call_method(bus, ATSPI_REGISTRY, ATSPI_ROOT_PATH, ATSPI_IFACE_ACCESSIBLE,
+                               "GetChildren", &e, &reply, "");
+    if (r < 0) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "The AT-SPI registry did not answer");
+        ad_error_platform_detail(err, e.message ? e.message : strerror(-r));
+        sd_bus_error_free(&e);
+        return -1;
+    }
+    *ret = NULL;
+    *n = 0;
+    const char *b, *p;
+    size_t cap = 0;
+    if (sd_bus_message_enter_container(reply, 'a', "(so)") >= 0) {
+        while (sd_bus_message_read(reply, "(so)", &b, &p) > 0) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                char **l = realloc(*ret, cap * sizeof(*l));
+                if (!l)
+                    break;
+                *ret = l;
+            }
+            (*ret)[(*n)++] = strdup(b);
+        }
+    }
+    sd_bus_message_unref(reply);
+    return 0;
+}
+
+int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+{
+    char **names = NULL;
+    size_t n = 0;
+    memset(ret, 0, sizeof(*ret));
+    if (registry_children(bus, deadline_us, &names, &n, err) < 0)
+        return -1;
+    ret->items = calloc(n ? n : 1, sizeof(ad_app));
+    app_probe *probes = calloc(n ? n : 1, sizeof(*probes));
+    ad_pipe *pipe = ad_pipe_new(bus, 16);
+    ad_app *tmp = calloc(n ? n : 1, sizeof(ad_app));
+    if (!ret->items || !probes || !pipe || !tmp) {
+        free(probes);
+        free(tmp);
+        ad_pipe_free(pipe);
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tmp[i].handle = names[i];
+        probes[i] = (app_probe){.app = &tmp[i], .child_count = -1};
+        ad_pipe_args all = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
+        ad_pipe_call(pipe, names[i], ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "GetAll", &all,
+                     on_app_props, &probes[i]);
+        ad_pipe_args pid = {.sig = "s", .s = {names[i]}};
+        ad_pipe_call(pipe, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                     "org.freedesktop.DBus", "GetConnectionUnixProcessID", &pid, on_app_pid,
+                     &probes[i]);
+    }
+    ad_pipe_run(pipe, deadline_us);
+    ad_pipe_free(pipe);
+    ret->complete = true;
+    for (size_t i = 0; i < n; i++) {
+        if (probes[i].answered < 2) {
+            ret->complete = false;
+            char **s = realloc(ret->skipped, (ret->n_skipped + 1) * sizeof(*s));
+            if (s) {
+                ret->skipped = s;
+                s[ret->n_skipped++] = strdup(names[i]);
+            }
+            ad_app_clear(&tmp[i]);
+            continue;
+        }
+        finish_app(&tmp[i], probes[i].child_count);
+        ret->items[ret->count++] = tmp[i];
+    }
+    free(tmp);
+    free(probes);
+    free(names);
+    return 0;
+}

@@ -1,0 +1,274 @@
+/* atspi_windows.c: top-level windows of AT-SPI applications (list-windows, window lookup).
+ * A window is a child of an application root with a window role that has been shown
+ * (VISIBLE or ICONIFIED); never-shown popups of GTK3 are skipped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_apps.h"
+#include "linux/atspi_bus.h"
+#include "linux/atspi_map.h"
+#include "linux/dbus_pipe.h"
+#include "linux/proc.h"
+
+#define STATE_ACTIVE 1u
+#define STATE_DEFUNCT 6u
+#define STATE_ICONIFIED 15u
+#define STATE_SHOWING 25u
+#define STATE_VISIBLE 30u
+
+typedef struct app_ctx app_ctx;
+
+typedef struct win_probe {
+    app_ctx *app;
+    char *bus, *path;
+    uint32_t role;
+    ad_atspi_states states;
+    char *name;
+    ad_rect bounds;
+    int answers; /* role, state, name, extents */
+    bool have_role, have_states, have_bounds, failed;
+    struct win_probe *next;
+} win_probe;
+
+struct app_ctx {
+    ad_pipe *pipe;
+    const ad_app *app;
+    int pid;
+    char *instance, *name;
+    bool answered; /* the child count came back */
+    win_probe *wins;
+};
+
+static bool window_role(uint32_t role)
+{
+    /* alert 2, color chooser 9, dialog 16, file chooser 19, font chooser 22, frame 23,
+     * window 69 */
+    return role == 2 || role == 9 || role == 16 || role == 19 || role == 22 || role == 23 ||
+           role == 69;
+}
+
+static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    win_probe *w = ud;
+    w->answers++;
+    if (m && sd_bus_message_read(m, "u", &w->role) >= 0)
+        w->have_role = true;
+    else
+        w->failed = e != NULL;
+}
+
+static void on_state(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    win_probe *w = ud;
+    w->answers++;
+    uint32_t words[2] = {0, 0}, v;
+    if (m && sd_bus_message_enter_container(m, 'a', "u") >= 0) {
+        for (int k = 0; sd_bus_message_read(m, "u", &v) > 0; k++)
+            if (k < 2)
+                words[k] = v;
+        w->states = (ad_atspi_states){words[0], words[1]};
+        w->have_states = true;
+    } else {
+        w->failed = e != NULL;
+    }
+}
+
+static void on_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    win_probe *w = ud;
+    const char *s;
+    w->answers++;
+    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0 && *s)
+        w->name = strdup(s);
+}
+
+static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    win_probe *w = ud;
+    int32_t x, y, wd, h;
+    w->answers++;
+    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0) {
+        w->bounds = (ad_rect){x, y, wd, h};
+        w->have_bounds = true;
+    }
+}
+
+static void probe_window(app_ctx *a, const char *bus, const char *path)
+{
+    win_probe *w = calloc(1, sizeof(*w));
+    if (!w)
+        return;
+    w->app = a;
+    w->bus = strdup(bus);
+    w->path = strdup(path);
+    w->next = a->wins;
+    a->wins = w;
+    ad_pipe_call(a->pipe, bus, path, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role, w);
+    ad_pipe_call(a->pipe, bus, path, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state, w);
+    ad_pipe_args name = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
+    ad_pipe_call(a->pipe, bus, path, DBUS_IFACE_PROPERTIES, "Get", &name, on_name, w);
+    ad_pipe_args ext = {.sig = "u", .u = 0};
+    ad_pipe_call(a->pipe, bus, path, ATSPI_IFACE_COMPONENT, "GetExtents", &ext, on_extents, w);
+}
+
+static void on_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    app_ctx *a = ud;
+    const char *bus, *path;
+    if (m && sd_bus_message_read(m, "(so)", &bus, &path) >= 0)
+        probe_window(a, bus, path);
+}
+
+static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    app_ctx *a = ud;
+    int32_t n;
+    if (!m || sd_bus_message_read(m, "v", "i", &n) < 0)
+        return;
+    a->answered = true;
+    for (int32_t i = 0; i < n && i < 256; i++) {
+        ad_pipe_args idx = {.sig = "i", .i = {i}};
+        ad_pipe_call(a->pipe, a->app->handle, ATSPI_ROOT_PATH, ATSPI_IFACE_ACCESSIBLE,
+                     "GetChildAtIndex", &idx, on_child, a);
+    }
+}
+
+/* Turns a probe into a window row; false when it is not a shown top-level window. */
+static bool to_window(const win_probe *w, const app_ctx *a, ad_window *out)
+{
+    if (!w->have_role || !w->have_states || !window_role(w->role) ||
+        ad_atspi_state_has(w->states, STATE_DEFUNCT))
+        return false;
+    bool iconified = ad_atspi_state_has(w->states, STATE_ICONIFIED);
+    bool visible = ad_atspi_state_has(w->states, STATE_VISIBLE) &&
+                   ad_atspi_state_has(w->states, STATE_SHOWING);
+    if (!visible && !iconified)
+        return false;
+    memset(out, 0, sizeof(*out));
+    out->id = ad_atspi_window_id(w->bus, w->path);
+    out->title = w->name ? strdup(w->name) : NULL;
+    out->app_name = a->app->name ? strdup(a->app->name) : NULL;
+    out->pid = a->app->pid;
+    out->process_instance = a->app->process_instance ? strdup(a->app->process_instance) : NULL;
+    out->bounds_known = w->have_bounds;
+    out->bounds = w->bounds;
+    out->is_focused = ad_atspi_state_has(w->states, STATE_ACTIVE);
+    out->minimized = iconified;
+    out->visible = visible && !iconified;
+    out->accessible = true;
+    return true;
+}
+
+static void free_probes(win_probe *w)
+{
+    while (w) {
+        win_probe *next = w->next;
+        free(w->bus);
+        free(w->path);
+        free(w->name);
+        free(w);
+        w = next;
+    }
+}
+
+int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
+                          ad_window_list *ret, ad_error *err)
+{
+    ad_app_list all = {0};
+    memset(ret, 0, sizeof(*ret));
+    if (!apps) {
+        if (ad_atspi_list_apps(bus, deadline_us, &all, err) < 0)
+            return -1;
+        apps = &all;
+    }
+    ad_pipe *pipe = ad_pipe_new(bus, 16);
+    app_ctx *ctxs = calloc(apps->count ? apps->count : 1, sizeof(*ctxs));
+    if (!pipe || !ctxs) {
+        ad_pipe_free(pipe);
+        free(ctxs);
+        ad_app_list_free(&all);
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    }
+    for (size_t i = 0; i < apps->count; i++) {
+        ctxs[i] = (app_ctx){.pipe = pipe, .app = &apps->items[i]};
+        ad_pipe_args cc = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
+        ad_pipe_call(pipe, apps->items[i].handle, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get",
+                     &cc, on_child_count, &ctxs[i]);
+    }
+    ad_pipe_run(pipe, deadline_us);
+    ad_pipe_free(pipe);
+    size_t cap = 0;
+    for (size_t i = 0; i < apps->count; i++) {
+        if (!ctxs[i].answered)
+            ret->unanswered++;
+        /* Probes were pushed in reverse; emit windows in child order. */
+        win_probe *rev = NULL;
+        for (win_probe *w = ctxs[i].wins; w;) {
+            win_probe *next = w->next;
+            w->next = rev;
+            rev = w;
+            w = next;
+        }
+        ctxs[i].wins = rev;
+        for (win_probe *w = rev; w; w = w->next) {
+            if (ret->count == cap) {
+                cap = cap ? cap * 2 : 8;
+                ad_window *l = realloc(ret->items, cap * sizeof(*l));
+                if (!l)
+                    break;
+                ret->items = l;
+            }
+            if (to_window(w, &ctxs[i], &ret->items[ret->count]))
+                ret->count++;
+        }
+        free_probes(ctxs[i].wins);
+    }
+    free(ctxs);
+    ad_app_list_free(&all);
+    return 0;
+}
+
+int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_us,
+                           ad_window *ret, ad_error *err)
+{
+    char *wbus = NULL, *wpath = NULL;
+    if (ad_atspi_window_id_parse(window_id, &wbus, &wpath) < 0) {
+        ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
+        ad_error_suggest(err, "Run list-windows and use an id it reports");
+        return -1;
+    }
+    ad_app_list apps = {0};
+    ad_window_list wins = {0};
+    int rc = -1;
+    if (ad_atspi_list_apps(bus, deadline_us, &apps, err) < 0)
+        goto done;
+    ad_app_list one = {.complete = true};
+    for (size_t i = 0; i < apps.count; i++)
+        if (strcmp(apps.items[i].handle, wbus) == 0) {
+            one.items = &apps.items[i];
+            one.count = 1;
+        }
+    if (one.count == 1 && ad_atspi_list_windows(bus, &one, deadline_us, &wins, err) < 0)
+        goto done;
+    for (size_t i = 0; i < wins.count; i++)
+        if (strcmp(wins.items[i].id, window_id) == 0) {
+            *ret = wins.items[i];
+            memset(&wins.items[i], 0, sizeof(wins.items[i]));
+            rc = 0;
+            goto done;
+        }
+    ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
+    ad_error_suggest(err, "The window may have closed. Run list-windows and use an id it "
+                          "reports");
+done:
+    ad_window_list_free(&wins);
+    ad_app_list_free(&apps);
+    free(wbus);
+    free(wpath);
+    return rc;
+}

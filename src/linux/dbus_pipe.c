@@ -1,0 +1,214 @@
+/* dbus_pipe.c: a FIFO of deferred calls in front of sd_bus_call_method_async. */
+#include "linux/dbus_pipe.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct call {
+    struct call *next;
+    ad_pipe *pipe;
+    char *dest, *path, *iface, *member;
+    ad_pipe_args args;
+    char *s0, *s1;
+    ad_pipe_fn fn;
+    void *userdata;
+    sd_bus_slot *slot;
+} call;
+
+struct ad_pipe {
+    sd_bus *bus;
+    unsigned max_in_flight, in_flight, queued;
+    call *head, *tail;        /* not yet sent */
+    call **sent;              /* in flight, for cancellation */
+    size_t n_sent, cap_sent;
+    bool failed;
+};
+
+ad_pipe *ad_pipe_new(sd_bus *bus, unsigned max_in_flight)
+{
+    ad_pipe *p = calloc(1, sizeof(*p));
+    if (p) {
+        p->bus = sd_bus_ref(bus);
+        p->max_in_flight = max_in_flight ? max_in_flight : 8;
+    }
+    return p;
+}
+
+static void call_free(call *c)
+{
+    free(c->dest);
+    free(c->path);
+    free(c->iface);
+    free(c->member);
+    free(c->s0);
+    free(c->s1);
+    free(c);
+}
+
+static void forget_sent(ad_pipe *p, call *c)
+{
+    for (size_t i = 0; i < p->n_sent; i++)
+        if (p->sent[i] == c) {
+            p->sent[i] = p->sent[--p->n_sent];
+            return;
+        }
+}
+
+static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
+{
+    (void)ret_error;
+    call *c = userdata;
+    ad_pipe *p = c->pipe;
+    p->in_flight--;
+    forget_sent(p, c);
+    const sd_bus_error *e = sd_bus_message_get_error(m);
+    c->fn(e ? NULL : m, e, c->userdata);
+    sd_bus_slot_unref(c->slot);
+    call_free(c);
+    return 0;
+}
+
+static int send_one(ad_pipe *p, call *c)
+{
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_method_call(p->bus, &m, c->dest, c->path, c->iface, c->member);
+    const char *sig = c->args.sig ? c->args.sig : "";
+    if (r >= 0) {
+        if (strcmp(sig, "i") == 0)
+            r = sd_bus_message_append(m, "i", c->args.i[0]);
+        else if (strcmp(sig, "ii") == 0)
+            r = sd_bus_message_append(m, "ii", c->args.i[0], c->args.i[1]);
+        else if (strcmp(sig, "u") == 0)
+            r = sd_bus_message_append(m, "u", c->args.u);
+        else if (strcmp(sig, "s") == 0)
+            r = sd_bus_message_append(m, "s", c->s0);
+        else if (strcmp(sig, "ss") == 0)
+            r = sd_bus_message_append(m, "ss", c->s0, c->s1);
+    }
+    if (r >= 0)
+        r = sd_bus_call_async(p->bus, &c->slot, m, on_reply, c, 0);
+    sd_bus_message_unref(m);
+    if (r < 0) {
+        sd_bus_error e = SD_BUS_ERROR_NULL;
+        sd_bus_error_set_errno(&e, r);
+        c->fn(NULL, &e, c->userdata);
+        sd_bus_error_free(&e);
+        call_free(c);
+        return r;
+    }
+    if (p->n_sent == p->cap_sent) {
+        size_t cap = p->cap_sent ? p->cap_sent * 2 : 32;
+        call **s = realloc(p->sent, cap * sizeof(*s));
+        if (s) {
+            p->sent = s;
+            p->cap_sent = cap;
+        }
+    }
+    if (p->n_sent < p->cap_sent)
+        p->sent[p->n_sent++] = c;
+    p->in_flight++;
+    return 0;
+}
+
+static void pump(ad_pipe *p)
+{
+    while (p->head && p->in_flight < p->max_in_flight) {
+        call *c = p->head;
+        p->head = c->next;
+        if (!p->head)
+            p->tail = NULL;
+        p->queued--;
+        send_one(p, c);
+    }
+}
+
+int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *iface,
+                 const char *member, const ad_pipe_args *args, ad_pipe_fn fn, void *userdata)
+{
+    call *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -1;
+    c->pipe = p;
+    c->dest = strdup(dest);
+    c->path = strdup(path);
+    c->iface = strdup(iface);
+    c->member = strdup(member);
+    if (args) {
+        c->args = *args;
+        c->s0 = args->s[0] ? strdup(args->s[0]) : NULL;
+        c->s1 = args->s[1] ? strdup(args->s[1]) : NULL;
+    }
+    c->fn = fn;
+    c->userdata = userdata;
+    if (!c->dest || !c->path || !c->iface || !c->member) {
+        call_free(c);
+        return -1;
+    }
+    if (p->tail)
+        p->tail->next = c;
+    else
+        p->head = c;
+    p->tail = c;
+    p->queued++;
+    pump(p);
+    return 0;
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
+{
+    while (p->in_flight > 0 || p->head) {
+        pump(p);
+        int r = sd_bus_process(p->bus, NULL);
+        if (r < 0) {
+            p->failed = true;
+            return -1;
+        }
+        if (r > 0)
+            continue;
+        int64_t left = deadline_us - now_us();
+        if (left <= 0)
+            return 1;
+        r = sd_bus_wait(p->bus, (uint64_t)left);
+        if (r < 0 && r != -EINTR) {
+            p->failed = true;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+unsigned ad_pipe_pending(const ad_pipe *p)
+{
+    return p->in_flight + p->queued;
+}
+
+void ad_pipe_free(ad_pipe *p)
+{
+    if (!p)
+        return;
+    sd_bus_error cancelled = SD_BUS_ERROR_MAKE_CONST("org.agentdesktop.Cancelled", "cancelled");
+    while (p->head) {
+        call *c = p->head;
+        p->head = c->next;
+        c->fn(NULL, &cancelled, c->userdata);
+        call_free(c);
+    }
+    while (p->n_sent > 0) {
+        call *c = p->sent[--p->n_sent];
+        sd_bus_slot_unref(c->slot);
+        c->fn(NULL, &cancelled, c->userdata);
+        call_free(c);
+    }
+    free(p->sent);
+    sd_bus_unref(p->bus);
+    free(p);
+}

@@ -1,0 +1,44 @@
+/* dbus_pipe.h: bounded concurrency for D-Bus method calls on one sd-bus connection.
+ *
+ * A walk keeps several requests in flight so the application's main loop never idles while a
+ * reply travels (facts/atspi-on-debian12.md: about 8 in flight keep an app busy). Calls are
+ * queued and sent as slots free up; ad_pipe_run processes replies until nothing is pending
+ * or the deadline passes. Reply callbacks may submit more calls.
+ */
+#ifndef AD_DBUS_PIPE_H
+#define AD_DBUS_PIPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+
+typedef struct ad_pipe ad_pipe;
+
+/* Called once per call: with the reply, or with reply NULL and `error` set (a D-Bus error, a
+ * transport failure, or "cancelled" when the pipe is freed before the reply came). */
+typedef void (*ad_pipe_fn)(sd_bus_message *reply, const sd_bus_error *error, void *userdata);
+
+/* Arguments a call may carry; the signature says which fields are used. */
+typedef struct {
+    const char *sig; /* "", "i", "ii", "u", "s", "ss" */
+    int32_t i[2];
+    uint32_t u;
+    const char *s[2]; /* copied at submit time */
+} ad_pipe_args;
+
+ad_pipe *ad_pipe_new(sd_bus *bus, unsigned max_in_flight);
+/* Cancels whatever is still pending (callbacks run with a "cancelled" error) and frees. */
+void ad_pipe_free(ad_pipe *p);
+
+/* Queues a call. Strings are copied. Returns -1 on allocation failure (fn is not called). */
+int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *iface,
+                 const char *member, const ad_pipe_args *args, ad_pipe_fn fn, void *userdata);
+
+/* Runs until no call is queued or in flight (returns 0) or until deadline_us passes
+ * (returns 1). Returns -1 when the connection failed. */
+int ad_pipe_run(ad_pipe *p, int64_t deadline_us);
+
+/* Calls not yet answered (queued + in flight). */
+unsigned ad_pipe_pending(const ad_pipe *p);
+
+#endif

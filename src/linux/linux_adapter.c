@@ -1,0 +1,135 @@
+/* linux_adapter.c: the adapter vtable over AT-SPI (D-Bus via sd-bus). */
+#include "linux/linux_adapter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_apps.h"
+#include "linux/atspi_bus.h"
+#include "linux/proc.h"
+#include "linux/walker.h"
+
+typedef struct {
+    ad_adapter base;
+    sd_bus *bus;
+    ad_error open_error; /* why the bus could not be opened, kept for every later call */
+    bool tried;
+} linux_adapter;
+
+static int connect_bus(linux_adapter *la, ad_error *err)
+{
+    if (!la->tried) {
+        la->tried = true;
+        ad_atspi_bus_open(&la->bus, &la->open_error);
+    }
+    if (la->bus)
+        return 0;
+    if (err) {
+        ad_error_set(err, la->open_error.code, "%s", la->open_error.message);
+        if (la->open_error.suggestion)
+            ad_error_suggest(err, "%s", la->open_error.suggestion);
+        ad_error_platform_detail(err, la->open_error.platform_detail);
+        if (la->open_error.details)
+            err->details = json_deep_copy(la->open_error.details);
+    }
+    return -1;
+}
+
+static void health(ad_adapter *a, ad_health *ret)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    memset(ret, 0, sizeof(*ret));
+    ret->available = connect_bus(la, NULL) == 0;
+    if (!ret->available) {
+        if (la->open_error.platform_detail)
+            ret->detail = strdup(la->open_error.platform_detail);
+        if (la->open_error.suggestion)
+            ret->suggestion = strdup(la->open_error.suggestion);
+    }
+}
+
+static const char *const *supported_surfaces(ad_adapter *a)
+{
+    (void)a;
+    /* Only what this build reads; sheet, alert and menu join with the surfaces work. */
+    static const char *const surfaces[] = {"window", NULL};
+    return surfaces;
+}
+
+static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    return ad_atspi_list_apps(la->bus, deadline_us, ret, err);
+}
+
+static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline_us,
+                        ad_window_list *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    return ad_atspi_list_windows(la->bus, apps, deadline_us, ret, err);
+}
+
+static int window_lookup(ad_adapter *a, const char *window_id, int64_t deadline_us,
+                         ad_window *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    return ad_atspi_window_lookup(la->bus, window_id, deadline_us, ret, err);
+}
+
+static bool process_alive(ad_adapter *a, int pid, const char *instance)
+{
+    (void)a;
+    return ad_proc_alive(pid, instance);
+}
+
+static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
+                       ad_tree *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    char *bus = NULL, *path = NULL;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    if (ad_atspi_window_id_parse(window_id, &bus, &path) < 0) {
+        ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
+        return -1;
+    }
+    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, err);
+    free(bus);
+    free(path);
+    return rc;
+}
+
+static void destroy(ad_adapter *a)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    sd_bus_flush_close_unref(la->bus);
+    ad_error_clear(&la->open_error);
+    free(la);
+}
+
+static const ad_adapter_ops linux_ops = {
+    .platform = "linux",
+    .health = health,
+    .supported_surfaces = supported_surfaces,
+    .list_apps = list_apps,
+    .list_windows = list_windows,
+    .window_lookup = window_lookup,
+    .process_alive = process_alive,
+    .read_window = read_window,
+    .destroy = destroy,
+};
+
+ad_adapter *ad_linux_adapter_new(void)
+{
+    linux_adapter *la = calloc(1, sizeof(*la));
+    if (!la)
+        return NULL;
+    la->base.ops = &linux_ops;
+    return &la->base;
+}

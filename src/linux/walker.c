@@ -1,0 +1,443 @@
+/* walker.c: the pipelined AT-SPI tree read (walker.h explains the strategy). */
+#include "linux/walker.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_bus.h"
+#include "linux/atspi_map.h"
+#include "linux/dbus_pipe.h"
+#include "linux/walker_cache.h"
+#include "linux/walker_node.h"
+
+#define IN_FLIGHT 8
+
+uint32_t ad_atspi_interface_bit(const char *name)
+{
+    static const struct { const char *name; uint32_t bit; } map[] = {
+        {ATSPI_IFACE_ACCESSIBLE, AD_IF_ACCESSIBLE}, {ATSPI_IFACE_COMPONENT, AD_IF_COMPONENT},
+        {ATSPI_IFACE_ACTION, AD_IF_ACTION}, {ATSPI_IFACE_TEXT, AD_IF_TEXT},
+        {"org.a11y.atspi.EditableText", AD_IF_EDITABLE_TEXT}, {ATSPI_IFACE_VALUE, AD_IF_VALUE},
+        {"org.a11y.atspi.Selection", AD_IF_SELECTION},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (strcmp(name, map[i].name) == 0)
+            return map[i].bit;
+    return 0;
+}
+
+/* ---- calls ------------------------------------------------------------------------------ */
+
+static void call(wnode *wn, const char *iface, const char *member, const ad_pipe_args *args,
+                 ad_pipe_fn fn)
+{
+    walker *w = wn->w;
+    if (w->stopping)
+        return;
+    wn->outstanding++;
+    if (ad_pipe_call(w->pipe, wn->bus, wn->path, iface, member, args, fn, wn) < 0) {
+        wn->outstanding--;
+        ad_walker_mark_cut(w, "allocation");
+    }
+}
+
+static void get_prop(wnode *wn, const char *iface, const char *prop, ad_pipe_fn fn)
+{
+    ad_pipe_args a = {.sig = "ss", .s = {iface, prop}};
+    call(wn, DBUS_IFACE_PROPERTIES, "Get", &a, fn);
+}
+
+static void done(wnode *wn)
+{
+    wn->outstanding--;
+}
+
+/* Property errors that mean "this bridge has no such property": the field is absent. */
+static bool no_such_property(const sd_bus_error *e)
+{
+    return e && e->name &&
+           (strcmp(e->name, "org.freedesktop.DBus.Error.UnknownProperty") == 0 ||
+            strcmp(e->name, "org.freedesktop.DBus.Error.InvalidArgs") == 0 ||
+            strcmp(e->name, "org.freedesktop.DBus.Error.UnknownMethod") == 0);
+}
+
+static void on_accessible_id(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    wnode *wn = ud;
+    const char *id = NULL;
+    if (m && sd_bus_message_read(m, "v", "s", &id) >= 0)
+        ad_walker_set_text(wn->w, &wn->node->native_id, id);
+    else if (no_such_property(e))
+        wn->node->native_id.state = AD_FIELD_ABSENT;
+    else
+        ad_text_unknown(&wn->node->native_id);
+    done(wn);
+}
+
+static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    int32_t x, y, wdt, h;
+    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wdt, &h) >= 0) {
+        /* GTK3 reports unmapped objects (items of a closed menu) at INT_MIN with a 1x1 size:
+         * that is "no bounds", not a rectangle. */
+        if (x == INT_MIN || y == INT_MIN) {
+            wn->node->bounds_state = AD_FIELD_ABSENT;
+        } else {
+            wn->node->bounds = (ad_rect){x, y, wdt, h};
+            wn->node->bounds_state = AD_FIELD_KNOWN;
+        }
+    } else {
+        wn->node->bounds_state = AD_FIELD_UNKNOWN;
+    }
+    done(wn);
+}
+
+static void on_text_value(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    const char *s = NULL;
+    if (m && sd_bus_message_read(m, "s", &s) >= 0)
+        ad_walker_set_text(wn->w, &wn->node->value, s);
+    else
+        ad_text_unknown(&wn->node->value);
+    done(wn);
+}
+
+static void on_current_value(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    double d;
+    if (m && sd_bus_message_read(m, "v", "d", &d) >= 0) {
+        char buf[64];
+        snprintf(buf, sizeof(buf), "%g", d);
+        ad_text_set(&wn->node->value, buf);
+    } else {
+        ad_text_unknown(&wn->node->value);
+    }
+    done(wn);
+}
+
+typedef struct {
+    wnode *wn;
+    int index;
+} action_req;
+
+static void on_action_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    action_req *ar = ud;
+    wnode *wn = ar->wn;
+    const char *name = NULL;
+    /* GTK4 4.8 can report more actions than GetName accepts (a label with 8 actions whose
+     * names all fail): a failed index is not an action, not an unread node. */
+    if (m && sd_bus_message_read(m, "s", &name) >= 0 && name && ar->index < AD_MAX_RAW_ACTIONS)
+        wn->raw_actions[ar->index] = strdup(name);
+    free(ar);
+    if (--wn->actions_pending == 0)
+        ad_walker_finish_actions(wn);
+    done(wn);
+}
+
+static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    int32_t n = 0;
+    if (!m || sd_bus_message_read(m, "v", "i", &n) < 0) {
+        wn->node->actions_state = AD_FIELD_UNKNOWN;
+        done(wn);
+        return;
+    }
+    if (n > AD_MAX_RAW_ACTIONS)
+        n = AD_MAX_RAW_ACTIONS;
+    if (wn->w->stopping)
+        n = 0;
+    wn->n_raw_actions = n;
+    wn->actions_pending = n;
+    if (n <= 0)
+        ad_walker_finish_actions(wn);
+    for (int32_t i = 0; i < n; i++) {
+        action_req *ar = malloc(sizeof(*ar));
+        if (!ar) {
+            wn->actions_pending--;
+            continue;
+        }
+        *ar = (action_req){wn, i};
+        ad_pipe_args a = {.sig = "i", .i = {i}};
+        wn->outstanding++;
+        if (ad_pipe_call(wn->w->pipe, wn->bus, wn->path, ATSPI_IFACE_ACTION, "GetName", &a,
+                         on_action_name, ar) < 0) {
+            free(ar);
+            wn->outstanding--;
+            wn->actions_pending--;
+        }
+    }
+    done(wn);
+}
+
+/* Fetches what the cache does not carry, once role, states and interfaces are known. */
+static void request_extras(wnode *wn, bool need_id)
+{
+    ad_node *n = wn->node;
+    if (need_id)
+        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "AccessibleId", on_accessible_id);
+    if (wn->ifaces & AD_IF_COMPONENT) {
+        ad_pipe_args a = {.sig = "u", .u = 0 /* ATSPI_COORD_TYPE_SCREEN */};
+        call(wn, ATSPI_IFACE_COMPONENT, "GetExtents", &a, on_extents);
+    }
+    if (wn->ifaces & AD_IF_ACTION)
+        get_prop(wn, ATSPI_IFACE_ACTION, "NActions", on_n_actions);
+    else
+        ad_walker_finish_actions(wn);
+    if (n->secure)
+        return; /* a password field's value is never read */
+    bool has_name = n->name.state == AD_FIELD_KNOWN;
+    if (wn->ifaces & AD_IF_EDITABLE_TEXT || ((wn->ifaces & AD_IF_TEXT) && !has_name &&
+                                             !(wn->ifaces & AD_IF_VALUE))) {
+        int32_t chars = (int32_t)wn->w->lim->max_field_bytes;
+        ad_pipe_args a = {.sig = "ii", .i = {0, chars}};
+        call(wn, ATSPI_IFACE_TEXT, "GetText", &a, on_text_value);
+    } else if (wn->ifaces & AD_IF_VALUE) {
+        get_prop(wn, ATSPI_IFACE_VALUE, "CurrentValue", on_current_value);
+    }
+}
+
+/* ---- children --------------------------------------------------------------------------- */
+
+typedef struct {
+    wnode *parent;
+    ad_node *child;
+} child_req;
+
+static void on_child_at_index(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    child_req *cr = ud;
+    wnode *parent = cr->parent;
+    const char *bus = NULL, *path = NULL;
+    if (m && sd_bus_message_read(m, "(so)", &bus, &path) >= 0 && bus && path && *bus)
+        ad_walker_visit(parent->w, cr->child, bus, path, parent->depth + 1);
+    /* else: the placeholder keeps no address and is pruned; the parent is marked cut. */
+    free(cr);
+    done(parent);
+}
+
+/* Creates `count` placeholders and asks for each child by index. */
+static void enumerate_live(wnode *wn, long count)
+{
+    long n = wn->w->stopping ? 0 : ad_walker_admit_children(wn, count);
+    if (wn->w->stopping && count > 0)
+        wn->node->children_cut = true;
+    for (long i = 0; i < n; i++) {
+        ad_node *child = ad_node_new();
+        child_req *cr = malloc(sizeof(*cr));
+        if (!child || !cr || ad_node_add_child(wn->node, child) < 0) {
+            free(cr);
+            ad_node_free(child);
+            wn->node->children_cut = true;
+            ad_walker_mark_cut(wn->w, "allocation");
+            return;
+        }
+        *cr = (child_req){wn, child};
+        ad_pipe_args a = {.sig = "i", .i = {(int32_t)i}};
+        wn->outstanding++;
+        if (ad_pipe_call(wn->w->pipe, wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
+                         "GetChildAtIndex", &a, on_child_at_index, cr) < 0) {
+            wn->outstanding--;
+            free(cr);
+        }
+    }
+}
+
+static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    int32_t n;
+    if (m && sd_bus_message_read(m, "v", "i", &n) >= 0) {
+        wn->node->live_child_count = n;
+        enumerate_live(wn, n);
+    } else {
+        wn->node->children_cut = true;
+        ad_walker_mark_cut(wn->w, "read_failed");
+    }
+    done(wn);
+}
+
+static void children_from_cache(wnode *wn, const ad_cache_item *it)
+{
+    walker *w = wn->w;
+    const ad_cache_item *kids[4096];
+    long n = ad_item_cache_children(w->cache, it, kids, 4096);
+    if (n < 0) {
+        /* Links do not add up (hidden GtkStack pages, uncached menu items): read live. */
+        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_child_count);
+        return;
+    }
+    wn->node->live_child_count = n;
+    long admitted = ad_walker_admit_children(wn, n);
+    for (long i = 0; i < admitted; i++) {
+        ad_node *child = ad_node_new();
+        if (!child || ad_node_add_child(wn->node, child) < 0) {
+            ad_node_free(child);
+            wn->node->children_cut = true;
+            return;
+        }
+        ad_walker_visit(w, child, w->app_bus, kids[i]->path, wn->depth + 1);
+    }
+}
+
+/* ---- uncached nodes --------------------------------------------------------------------- */
+
+static void base_done(wnode *wn)
+{
+    if (--wn->base_pending == 0) {
+        ad_walker_apply_role_states(wn);
+        request_extras(wn, false);
+    }
+    done(wn);
+}
+
+static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    uint32_t role;
+    if (m && sd_bus_message_read(m, "u", &role) >= 0) {
+        wn->role = role;
+        wn->have_role = true;
+    }
+    base_done(wn);
+}
+
+static void on_state(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    uint32_t words[2] = {0, 0}, v;
+    if (m && sd_bus_message_enter_container(m, 'a', "u") >= 0) {
+        for (int k = 0; sd_bus_message_read(m, "u", &v) > 0; k++)
+            if (k < 2)
+                words[k] = v;
+        wn->states = (ad_atspi_states){words[0], words[1]};
+        wn->have_states = true;
+    }
+    base_done(wn);
+}
+
+static void on_interfaces(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    const char *s;
+    if (m && sd_bus_message_enter_container(m, 'a', "s") >= 0) {
+        while (sd_bus_message_read(m, "s", &s) > 0)
+            wn->ifaces |= ad_atspi_interface_bit(s);
+    }
+    base_done(wn);
+}
+
+static void on_get_all(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    ad_node *n = wn->node;
+    long child_count = -1;
+    if (m && ad_walker_read_accessible_props(wn, m, &child_count) >= 0) {
+        n->live_child_count = child_count;
+        if (child_count >= 0)
+            enumerate_live(wn, child_count);
+        else
+            n->children_cut = true;
+    } else {
+        ad_text_unknown(&n->name);
+        ad_text_unknown(&n->description);
+        ad_text_unknown(&n->native_id);
+        n->children_cut = true;
+        ad_walker_mark_cut(wn->w, "read_failed");
+    }
+    done(wn);
+}
+
+void ad_walker_read_node(wnode *wn)
+{
+    walker *w = wn->w;
+    const ad_cache_item *it = strcmp(wn->bus, w->app_bus) == 0
+                                  ? ad_item_cache_get(w->cache, wn->path)
+                                  : NULL;
+    if (it) {
+        wn->role = it->role;
+        wn->have_role = true;
+        wn->states = it->states;
+        wn->have_states = true;
+        wn->ifaces = it->ifaces;
+        ad_walker_set_text(w, &wn->node->name, it->name);
+        ad_walker_set_text(w, &wn->node->description, it->description);
+        ad_walker_apply_role_states(wn);
+        request_extras(wn, true);
+        children_from_cache(wn, it);
+        return;
+    }
+    wn->base_pending = 3;
+    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role);
+    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state);
+    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL, on_interfaces);
+    ad_pipe_args a = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
+    call(wn, DBUS_IFACE_PROPERTIES, "GetAll", &a, on_get_all);
+}
+
+/* ---- the read --------------------------------------------------------------------------- */
+
+static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    walker *w = ud;
+    /* No cache (a toolkit without it, or an unexpected shape): every node is read live. */
+    if (m)
+        w->cache = ad_item_cache_parse(m, w->app_bus);
+    w->cache_done = true;
+}
+
+int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
+                       const ad_read_limits *lim, ad_tree *ret, ad_error *err)
+{
+    walker w = {.lim = lim, .app_bus = bus_name};
+    memset(ret, 0, sizeof(*ret));
+    w.pipe = ad_pipe_new(bus, IN_FLIGHT);
+    ad_node *root = ad_node_new();
+    if (!w.pipe || !root) {
+        ad_pipe_free(w.pipe);
+        ad_node_free(root);
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    }
+    ad_pipe_call(w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE, "GetItems", NULL,
+                 on_cache, &w);
+    int r = ad_pipe_run(w.pipe, lim->deadline_us);
+    if (r == 0) {
+        ad_walker_visit(&w, root, bus_name, path, 0);
+        r = ad_pipe_run(w.pipe, lim->deadline_us);
+    }
+    if (r != 0)
+        ad_walker_mark_cut(&w, r > 0 ? "deadline" : "bus_failed");
+    w.stopping = true;
+    ad_pipe_free(w.pipe); /* cancels what is left: those fields become unknown */
+    ad_walker_finish(&w, root);
+    ad_item_cache_free(w.cache);
+    if (!root->address && root->n_children == 0 && root->name.state == AD_FIELD_UNKNOWN) {
+        ad_node_free(root);
+        ad_error_set(err, AD_TIMEOUT, "The window could not be read before the deadline");
+        ad_error_detail(err, "kind", json_string("deadline"));
+        return -1;
+    }
+    ret->root = root;
+    ret->nodes_observed = w.nodes;
+    ret->complete = !w.incomplete;
+    ret->cut_reason = w.cut_reason;
+    return 0;
+}

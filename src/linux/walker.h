@@ -1,0 +1,35 @@
+/* walker.h: reads one window's accessibility tree over AT-SPI.
+ *
+ * The read follows facts/atspi-on-debian12.md: one Cache.GetItems message gives role, name,
+ * description, states, interfaces, child count and parent for most nodes; parent links are
+ * trusted only where they add up exactly to the parent's child count; every other node is
+ * enumerated live with ChildCount + GetChildAtIndex (never GetChildren, which GTK 4.8 makes
+ * skip objects). What the cache lacks (accessible id, extents, action names, values) is then
+ * fetched with several calls in flight. A failed call marks its field unknown; a node whose
+ * children could not be read is marked cut; nothing unread is reported as absent.
+ */
+#ifndef AD_WALKER_H
+#define AD_WALKER_H
+
+#include <systemd/sd-bus.h>
+
+#include "platform/adapter.h"
+
+/* Reads the subtree at (bus_name, path) within limits. A cut read is success with
+ * ret->complete false. Fails only when nothing could be read at all. */
+int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
+                       const ad_read_limits *lim, ad_tree *ret, ad_error *err);
+
+/* Interface bits parsed from GetInterfaces / the cache. */
+enum {
+    AD_IF_ACCESSIBLE = 1u << 0,
+    AD_IF_COMPONENT = 1u << 1,
+    AD_IF_ACTION = 1u << 2,
+    AD_IF_TEXT = 1u << 3,
+    AD_IF_EDITABLE_TEXT = 1u << 4,
+    AD_IF_VALUE = 1u << 5,
+    AD_IF_SELECTION = 1u << 6,
+};
+uint32_t ad_atspi_interface_bit(const char *name);
+
+#endif

@@ -1,0 +1,64 @@
+/* walker_node.h: the walker's private state per read and per node, shared by walker.c (the
+ * calls) and walker_node.c (what the replies turn into). Not a public interface. */
+#ifndef AD_WALKER_NODE_H
+#define AD_WALKER_NODE_H
+
+#include <stdbool.h>
+#include <systemd/sd-bus.h>
+
+#include "linux/atspi_map.h"
+#include "linux/dbus_pipe.h"
+#include "linux/walker_cache.h"
+#include "platform/adapter.h"
+
+#define AD_MAX_RAW_ACTIONS 32
+
+typedef struct wnode wnode;
+
+typedef struct walker {
+    ad_pipe *pipe;
+    const char *app_bus;
+    const ad_read_limits *lim;
+    ad_item_cache *cache;
+    bool cache_done;
+    bool stopping;          /* the pipe is being torn down: issue no new calls */
+    size_t nodes, edges;
+    bool incomplete;
+    const char *cut_reason; /* the first reason the read was cut */
+    wnode *all;             /* every wnode, freed by ad_walker_finish */
+} walker;
+
+struct wnode {
+    walker *w;
+    ad_node *node;
+    char *bus, *path;
+    int depth;
+    uint32_t role, ifaces;
+    ad_atspi_states states;
+    bool have_role, have_states;
+    int base_pending;    /* GetRole/GetState/GetInterfaces still out (uncached nodes) */
+    int outstanding;     /* calls not yet answered */
+    int n_raw_actions, actions_pending;
+    char *raw_actions[AD_MAX_RAW_ACTIONS];
+    wnode *next_all;
+};
+
+/* Starts reading `node` at (bus, path): records the address and issues its calls. */
+void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth);
+/* Issues the calls for one node (walker.c). */
+void ad_walker_read_node(wnode *wn);
+/* How many of `count` children may be read under the limits; marks the cut otherwise. */
+long ad_walker_admit_children(wnode *wn, long count);
+void ad_walker_mark_cut(walker *w, const char *reason);
+/* Sets a text field, cut to the field byte limit on a UTF-8 boundary. */
+void ad_walker_set_text(walker *w, ad_text *t, const char *s);
+/* Maps role and states onto the node once they are known (or marks them unknown). */
+void ad_walker_apply_role_states(wnode *wn);
+/* Builds the canonical action list from the raw names and the node's interfaces. */
+void ad_walker_finish_actions(wnode *wn);
+/* Reads a GetAll(Accessible) reply: Name, Description, AccessibleId, ChildCount. */
+int ad_walker_read_accessible_props(wnode *wn, sd_bus_message *m, long *ret_child_count);
+/* Prunes unread placeholders (marking their parents cut) and frees the per-node state. */
+void ad_walker_finish(walker *w, ad_node *root);
+
+#endif

@@ -1,0 +1,94 @@
+/* adapter.c: release and copy helpers for the evidence types of adapter.h. */
+#include "platform/adapter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+void ad_app_clear(ad_app *app)
+{
+    free(app->name);
+    free(app->bundle_id);
+    free(app->desktop_name);
+    free(app->process_instance);
+    free(app->handle);
+    memset(app, 0, sizeof(*app));
+}
+
+void ad_app_list_free(ad_app_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        ad_app_clear(&l->items[i]);
+    free(l->items);
+    for (size_t i = 0; i < l->n_skipped; i++)
+        free(l->skipped[i]);
+    free(l->skipped);
+    memset(l, 0, sizeof(*l));
+}
+
+void ad_window_clear(ad_window *w)
+{
+    free(w->id);
+    free(w->title);
+    free(w->app_name);
+    free(w->process_instance);
+    memset(w, 0, sizeof(*w));
+}
+
+void ad_window_list_free(ad_window_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        ad_window_clear(&l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof(*l));
+}
+
+void ad_health_clear(ad_health *h)
+{
+    free(h->detail);
+    free(h->suggestion);
+    memset(h, 0, sizeof(*h));
+}
+
+void ad_tree_clear(ad_tree *t)
+{
+    ad_node_free(t->root);
+    memset(t, 0, sizeof(*t));
+}
+
+int ad_app_copy(ad_app *dst, const ad_app *src)
+{
+    *dst = *src;
+    dst->name = dup_or_null(src->name);
+    dst->bundle_id = dup_or_null(src->bundle_id);
+    dst->desktop_name = dup_or_null(src->desktop_name);
+    dst->process_instance = dup_or_null(src->process_instance);
+    dst->handle = dup_or_null(src->handle);
+    return 0;
+}
+
+int ad_window_copy(ad_window *dst, const ad_window *src)
+{
+    *dst = *src;
+    dst->id = dup_or_null(src->id);
+    dst->title = dup_or_null(src->title);
+    dst->app_name = dup_or_null(src->app_name);
+    dst->process_instance = dup_or_null(src->process_instance);
+    return 0;
+}
+
+ad_read_limits ad_read_limits_default(int64_t deadline_us)
+{
+    return (ad_read_limits){
+        .max_raw_depth = 50,
+        .max_edges = 100000,
+        .max_children = 4096,
+        .max_field_bytes = 65536,
+        .max_nodes = 50000,
+        .deadline_us = deadline_us,
+    };
+}

@@ -1,0 +1,118 @@
+/* adapter.h: the only door from core to an operating system.
+ *
+ * An adapter is a vtable plus private state. Every result crosses as evidence: apps and
+ * windows with process identity, trees of ad_node with tri-state fields, and a completeness
+ * flag saying whether the read was whole. An adapter never turns "could not read" into
+ * "absent". Lists and trees returned through ret_* belong to the caller and are released
+ * with the matching ad_*_free function below.
+ */
+#ifndef AD_ADAPTER_H
+#define AD_ADAPTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/node.h"
+
+typedef struct {
+    char *name;             /* what --app matches: the toolkit's application name */
+    char *bundle_id;        /* desktop entry id without .desktop, or NULL */
+    char *desktop_name;     /* desktop entry Name=, or NULL */
+    int pid;                /* 0 when unknown */
+    char *process_instance; /* "<boot id prefix>:<start time>", or NULL when unknown */
+    bool background;        /* no ordinary window */
+    char *handle;           /* adapter-private (the app's bus name) */
+} ad_app;
+
+typedef struct {
+    ad_app *items;
+    size_t count;
+    bool complete;       /* false when the deadline cut the inventory */
+    char **skipped;      /* handles that were not read in time */
+    size_t n_skipped;
+} ad_app_list;
+
+typedef struct {
+    char *id;    /* opaque, stable for the window's life: "w-..." */
+    char *title; /* NULL when the window has no title */
+    char *app_name;
+    int pid;
+    char *process_instance;
+    bool bounds_known;
+    ad_rect bounds;
+    bool is_focused, minimized, visible, accessible;
+} ad_window;
+
+typedef struct {
+    ad_window *items;
+    size_t count;
+    size_t unanswered; /* apps whose windows could not be read before the deadline */
+} ad_window_list;
+
+/* Limits for one tree read (platforms/linux.md; DESIGN.md). */
+typedef struct {
+    int max_raw_depth;        /* 50 */
+    size_t max_edges;         /* 100000 */
+    size_t max_children;      /* 4096 per node */
+    size_t max_field_bytes;   /* 65536 */
+    size_t max_nodes;         /* 50000 */
+    int64_t deadline_us;      /* CLOCK_MONOTONIC microseconds */
+} ad_read_limits;
+
+typedef struct {
+    ad_node *root;
+    size_t nodes_observed;
+    bool complete;          /* every node read, nothing cut */
+    const char *cut_reason; /* static: "deadline", "node_limit", "depth_limit", ... or NULL */
+} ad_tree;
+
+typedef struct {
+    bool available;       /* the accessibility service answered */
+    char *detail;         /* raw platform error when unavailable, or NULL */
+    char *suggestion;     /* what a person can do, or NULL */
+} ad_health;
+
+typedef struct ad_adapter ad_adapter;
+
+typedef struct {
+    const char *platform; /* "linux" */
+    /* Connects lazily; never fails for an unreachable service (reports it instead). */
+    void (*health)(ad_adapter *a, ad_health *ret);
+    /* Surfaces this adapter can read, NULL-terminated static list. */
+    const char *const *(*supported_surfaces)(ad_adapter *a);
+    int (*list_apps)(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err);
+    /* Windows of the given apps (all apps when apps is NULL). */
+    int (*list_windows)(ad_adapter *a, const ad_app_list *apps, int64_t deadline_us,
+                        ad_window_list *ret, ad_error *err);
+    /* Process identity of a window id still alive: fills pid/instance, or fails with
+     * WINDOW_NOT_FOUND (window gone, process alive) or STALE_REF-worthy evidence. */
+    int (*window_lookup)(ad_adapter *a, const char *window_id, int64_t deadline_us,
+                         ad_window *ret, ad_error *err);
+    /* True while the process with this pid and instance token runs (a reused pid is not). */
+    bool (*process_alive)(ad_adapter *a, int pid, const char *process_instance);
+    /* Reads a window's whole tree within limits. A cut read is success with complete=false. */
+    int (*read_window)(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
+                       ad_tree *ret, ad_error *err);
+    void (*destroy)(ad_adapter *a);
+} ad_adapter_ops;
+
+struct ad_adapter {
+    const ad_adapter_ops *ops;
+};
+
+void ad_app_clear(ad_app *app);
+void ad_app_list_free(ad_app_list *l);
+void ad_window_clear(ad_window *w);
+void ad_window_list_free(ad_window_list *l);
+void ad_health_clear(ad_health *h);
+void ad_tree_clear(ad_tree *t);
+/* Deep copies (caller owns the result). */
+int ad_app_copy(ad_app *dst, const ad_app *src);
+int ad_window_copy(ad_window *dst, const ad_window *src);
+
+/* The limits of DESIGN.md with the given deadline. */
+ad_read_limits ad_read_limits_default(int64_t deadline_us);
+
+#endif

@@ -179,7 +179,12 @@ static bool mark_targets(presenter *p, const ad_node *n, int depth)
 {
     bool is_root = n == p->root;
     if (depth_cut(p, n, depth)) {
-        if (!is_root && (ad_node_refable(n) || identifiable(p, n))) {
+        /* A ref-able container keeps its ordinary ref (rule 1), but when that ref cannot be
+         * resolved (not unique) an ancestor must cover the cut too. */
+        bool refable = ad_node_refable(n);
+        if (!is_root && refable && ad_identity_unique(p->idx, n))
+            return false;
+        if (!is_root && !refable && identifiable(p, n)) {
             add_target(p, n);
             return false;
         }
@@ -188,7 +193,8 @@ static bool mark_targets(presenter *p, const ad_node *n, int depth)
     bool needs = false;
     for (size_t i = 0; i < n->n_children; i++)
         needs |= mark_targets(p, n->children[i], child_depth(n, depth));
-    if (needs && !is_root && (ad_node_refable(n) || identifiable(p, n))) {
+    if (needs && !is_root && (ad_node_refable(n) ? ad_identity_unique(p->idx, n)
+                                                  : identifiable(p, n))) {
         add_target(p, n);
         return false;
     }

@@ -226,6 +226,7 @@ static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error
                          &s->window, err) < 0)
         return -1;
     ad_read_limits lim = ad_read_limits_default(deadline);
+    lim.all_bounds = true; /* context matches carry bounds */
     if (ctx->adapter->ops->read_window(ctx->adapter, s->window.id, &lim, &s->tree, err) < 0)
         return -1;
     if (!s->tree.complete)
@@ -359,6 +360,9 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                     "created_at", (json_int_t)ad_wall_ms(), "next_ref", (json_int_t)1, "app",
                     w->app_name ? w->app_name : "", "window", "id", w->id, "title", w->title,
                     "surface", "window", "refs");
+    ad_present_source src = {.window = w, .app_name = w->app_name, .surface = "window",
+                             .identity_proven = true};
+    json_object_set_new(map, "source", ad_refmap_source_new(&src));
     json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
     bool saved = json_object_size(json_object_get(map, "refs")) > 0;
     if (saved && ad_refstore_save(ctx, map, err) < 0) {

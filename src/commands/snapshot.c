@@ -44,8 +44,9 @@ static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
     return 0;
 }
 
-static json_t *new_refmap(const char *id, const ad_window *w, uint64_t next_ref)
+static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t next_ref)
 {
+    const ad_window *w = src->window;
     json_t *m = json_object();
     json_object_set_new(m, "snapshot_id", json_string(id));
     json_object_set_new(m, "created_at", json_integer(ad_wall_ms()));
@@ -53,6 +54,7 @@ static json_t *new_refmap(const char *id, const ad_window *w, uint64_t next_ref)
     json_object_set_new(m, "app", json_string(w->app_name ? w->app_name : ""));
     json_object_set_new(m, "window", window_brief(w));
     json_object_set_new(m, "surface", json_string("window"));
+    json_object_set_new(m, "source", ad_refmap_source_new(src));
     json_object_set_new(m, "refs", json_object());
     return m;
 }
@@ -72,6 +74,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          &win, err) < 0)
         goto done;
     ad_read_limits lim = ad_read_limits_default(deadline);
+    lim.all_bounds = opts->include_bounds;
     if (ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, err) < 0)
         goto done;
     idx = ad_identity_index_build(tree.root);
@@ -81,9 +84,9 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         goto done;
     }
     uint64_t next_ref = 1;
-    map = new_refmap(id, &win, next_ref);
     ad_present_source src = {.window = &win, .app_name = win.app_name, .surface = "window",
                              .identity_proven = tree.complete};
+    map = new_refmap(id, &src, next_ref);
     ad_present_result pr = {0};
     if (ad_present(tree.root, idx, opts, &src, id, json_object_get(map, "refs"), &next_ref,
                    &pr) < 0) {
@@ -131,11 +134,10 @@ static bool path_under(const json_t *path, const json_t *root_path)
     return true;
 }
 
-/* Removes the refs a re-drill of root_key replaces: earlier drills of that root, refs of the
- * same window under the root's path, and refs of drills nested inside those (transitively). */
+/* Removes the refs a re-drill of root_key replaces: earlier drills of that root, refs under
+ * the root's path (a snapshot holds one window), and refs of drills nested inside those. */
 static void remove_region(json_t *refs, const char *root_key, const json_t *root_entry)
 {
-    const char *wid = json_string_value(json_object_get(root_entry, "source_window_id"));
     const json_t *root_path = json_object_get(root_entry, "path");
     bool changed = true;
     json_t *gone = json_object();
@@ -149,10 +151,8 @@ static void remove_region(json_t *refs, const char *root_key, const json_t *root
             if (strcmp(key, root_key) == 0)
                 continue;
             const char *parent = json_string_value(json_object_get(e, "root_ref"));
-            const char *ewid = json_string_value(json_object_get(e, "source_window_id"));
             bool drop = (parent && json_object_get(gone, parent)) ||
-                        (ewid && wid && strcmp(ewid, wid) == 0 &&
-                         path_under(json_object_get(e, "path"), root_path));
+                        path_under(json_object_get(e, "path"), root_path);
             if (drop) {
                 json_object_set_new(gone, key, json_true());
                 json_object_del(refs, key);
@@ -182,7 +182,8 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
     int rc = -1;
     if (ad_resolve_load(ctx, ad_arg_str(args, "root"), &r, err) < 0)
         goto done;
-    if (ad_resolve_live(ctx, &r, started + timeout_ms * 1000, err) < 0) {
+    if (ad_resolve_live_bounds(ctx, &r, started + timeout_ms * 1000, opts->include_bounds,
+                               err) < 0) {
         /* All or nothing: an incomplete read of the region is a deadline, nothing saved. */
         if (err->code == AD_TIMEOUT)
             deadline_error(err, started, timeout_ms);

@@ -144,3 +144,32 @@ size_t ad_node_count(const ad_node *n)
         c += ad_node_count(n->children[i]);
     return c;
 }
+
+static const char *const interactive_roles[] = {
+    "button", "cell", "checkbox", "colorwell", "combobox", "dockitem", "incrementor",
+    "link", "listbox", "menubutton", "menuitem", "option", "radiobutton", "slider", "switch",
+    "tab", "textfield", "treeitem", NULL,
+};
+
+bool ad_role_interactive(const char *role)
+{
+    for (size_t i = 0; interactive_roles[i]; i++)
+        if (strcmp(role, interactive_roles[i]) == 0)
+            return true;
+    return false;
+}
+
+bool ad_node_has_primary_action(const ad_node *n)
+{
+    for (size_t i = 0; i < n->n_actions; i++) {
+        const char *a = n->actions[i];
+        if (strcmp(a, "SetFocus") && strcmp(a, "RightClick") && strcmp(a, "ScrollTo"))
+            return true;
+    }
+    return false;
+}
+
+bool ad_node_refable(const ad_node *n)
+{
+    return ad_role_interactive(n->role) || ad_node_has_primary_action(n);
+}

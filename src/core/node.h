@@ -88,6 +88,12 @@ bool ad_node_has_action(const ad_node *n, const char *name);
 bool ad_node_identity_unknown(const ad_node *n);
 /* The node's depth-first position: child indexes from the root, written to out (cap). */
 size_t ad_node_path(const ad_node *n, size_t *out, size_t cap);
+/* True when the role is in the interactive list (snapshots-and-refs.md). */
+bool ad_role_interactive(const char *role);
+/* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */
+bool ad_node_has_primary_action(const ad_node *n);
+/* Interactive role or primary action: the node earns a ref. */
+bool ad_node_refable(const ad_node *n);
 /* Counts nodes in the subtree. */
 size_t ad_node_count(const ad_node *n);
 

@@ -22,35 +22,6 @@
 
 #include "core/refs.h"
 
-static const char *const interactive_roles[] = {
-    "button", "cell", "checkbox", "colorwell", "combobox", "dockitem", "incrementor",
-    "link", "listbox", "menubutton", "menuitem", "option", "radiobutton", "slider", "switch",
-    "tab", "textfield", "treeitem", NULL,
-};
-
-bool ad_role_interactive(const char *role)
-{
-    for (size_t i = 0; interactive_roles[i]; i++)
-        if (strcmp(role, interactive_roles[i]) == 0)
-            return true;
-    return false;
-}
-
-bool ad_node_has_primary_action(const ad_node *n)
-{
-    for (size_t i = 0; i < n->n_actions; i++) {
-        const char *a = n->actions[i];
-        if (strcmp(a, "SetFocus") && strcmp(a, "RightClick") && strcmp(a, "ScrollTo"))
-            return true;
-    }
-    return false;
-}
-
-bool ad_node_refable(const ad_node *n)
-{
-    return ad_role_interactive(n->role) || ad_node_has_primary_action(n);
-}
-
 bool ad_node_is_wrapper(const ad_node *n)
 {
     bool container = strcmp(n->role, "group") == 0 || strcmp(n->role, "unknown") == 0;
@@ -210,14 +181,31 @@ static void set_text(json_t *o, const char *key, const ad_text *t)
         json_object_set_new(o, key, json_string(s));
 }
 
+json_t *ad_refmap_source_new(const ad_present_source *src)
+{
+    const ad_window *w = src->window;
+    json_t *o = json_object();
+    json_object_set_new(o, "pid", json_integer(w->pid));
+    json_object_set_new(o, "process_instance",
+                        w->process_instance ? json_string(w->process_instance) : json_null());
+    json_object_set_new(o, "source_app", json_string(src->app_name ? src->app_name : ""));
+    json_object_set_new(o, "source_window_id", json_string(w->id));
+    json_object_set_new(o, "source_window_title", w->title ? json_string(w->title) : json_null());
+    if (w->bounds_known) {
+        char h[17];
+        ad_rect_hash(&w->bounds, h);
+        json_object_set_new(o, "source_window_bounds_hash", json_string(h));
+    }
+    json_object_set_new(o, "source_surface", json_string(src->surface));
+    json_object_set_new(o, "bounds_space", json_string("screen"));
+    json_object_set_new(o, "path_is_absolute", json_true());
+    return o;
+}
+
 json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
                          const ad_present_source *src, bool drill_target)
 {
     json_t *e = json_object();
-    const ad_window *w = src->window;
-    json_object_set_new(e, "pid", json_integer(w->pid));
-    json_object_set_new(e, "process_instance",
-                        w->process_instance ? json_string(w->process_instance) : json_null());
     json_object_set_new(e, "role", json_string(n->role));
     set_text(e, "name", &n->name);
     if (!n->secure)
@@ -244,35 +232,25 @@ json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
         ad_rect_hash(&n->bounds, h);
         json_object_set_new(e, "bounds", ad_rect_json(&n->bounds));
         json_object_set_new(e, "bounds_hash", json_string(h));
-        json_object_set_new(e, "bounds_space", json_string("screen"));
     }
-    if (n->states_state == AD_FIELD_KNOWN)
+    if (n->states_state == AD_FIELD_KNOWN && n->states)
         json_object_set_new(e, "states", ad_states_json(n));
-    if (!drill_target || ad_node_refable(n)) {
+    if ((!drill_target || ad_node_refable(n)) && n->n_actions) {
         json_t *acts = json_array();
         for (size_t i = 0; i < n->n_actions; i++)
             json_array_append_new(acts, json_string(n->actions[i]));
         json_object_set_new(e, "available_actions", acts);
     }
-    json_object_set_new(e, "drill_target", json_boolean(drill_target));
-    json_object_set_new(e, "source_app", json_string(src->app_name ? src->app_name : ""));
-    json_object_set_new(e, "source_window_id", json_string(w->id));
-    json_object_set_new(e, "source_window_title", w->title ? json_string(w->title) : json_null());
-    if (w->bounds_known) {
-        char h[17];
-        ad_rect_hash(&w->bounds, h);
-        json_object_set_new(e, "source_window_bounds_hash", json_string(h));
-    }
-    json_object_set_new(e, "source_surface", json_string(src->surface));
+    if (drill_target)
+        json_object_set_new(e, "drill_target", json_true());
     size_t path[64];
     size_t depth = ad_node_path(n, path, 64);
     json_t *pj = json_array();
     for (size_t i = 0; i < depth && i < 64; i++)
         json_array_append_new(pj, json_integer((json_int_t)path[i]));
     json_object_set_new(e, "path", pj);
-    json_object_set_new(e, "root_ref",
-                        src->root_ref_key ? json_string(src->root_ref_key) : json_null());
-    json_object_set_new(e, "path_is_absolute", json_true());
+    if (src->root_ref_key)
+        json_object_set_new(e, "root_ref", json_string(src->root_ref_key));
     return e;
 }
 

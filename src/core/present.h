@@ -42,12 +42,6 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
                const ad_present_source *source, const char *snapshot_id, json_t *refs,
                uint64_t *next_ref, ad_present_result *ret);
 
-/* True when the role is in the interactive list (snapshots-and-refs.md). */
-bool ad_role_interactive(const char *role);
-/* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */
-bool ad_node_has_primary_action(const ad_node *n);
-/* Interactive role or primary action: the node earns a ref. */
-bool ad_node_refable(const ad_node *n);
 /* An unnamed container: consumes raw depth but not logical depth. */
 bool ad_node_is_wrapper(const ad_node *n);
 
@@ -57,7 +51,12 @@ json_t *ad_native_id_json(const char *id);
 json_t *ad_states_json(const ad_node *n);
 /* A stable short hash of a rectangle, as hex text. */
 void ad_rect_hash(const ad_rect *r, char buf[17]);
-/* The node's ref entry (new reference): identity, capabilities, geometry and source. */
+/* The refmap's "source" object (new reference): the Process and Source groups every entry of
+ * one snapshot shares (pid, process_instance, source_app, source_window_*, source_surface,
+ * bounds_space, path_is_absolute). Entries store only what differs per element. */
+json_t *ad_refmap_source_new(const ad_present_source *src);
+/* The node's ref entry (new reference): identity, capabilities, geometry and scope. Empty
+ * fields are omitted (no states, no actions, root_ref of a full snapshot, drill_target). */
 json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
                          const ad_present_source *src, bool drill_target);
 

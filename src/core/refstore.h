@@ -2,7 +2,10 @@
  *
  * A refmap is a JSON object:
  *   { "snapshot_id", "created_at", "next_ref", "app", "window": {id,title}|null, "surface",
+ *     "source": { pid, process_instance, source_app, source_window_id, ... },
  *     "refs": { "@e1": RefEntry, ... } }
+ * A snapshot reads one window of one process, so the RefEntry groups Process and Source live
+ * once in "source"; each entry keeps identity, geometry, capabilities and scope.
  * Writes are atomic (temp file + rename, private mode). Loaded refmaps belong to the caller.
  */
 #ifndef AD_REFSTORE_H

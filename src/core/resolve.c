@@ -121,6 +121,12 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
 
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
 {
+    return ad_resolve_live_bounds(ctx, r, deadline_us, false, err);
+}
+
+int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
+                           ad_error *err)
+{
     char ref_text[128];
     ad_ref_format(&r->ref, ref_text, sizeof(ref_text));
     if (!json_is_true(json_object_get(r->entry, "unique_at_capture"))) {
@@ -133,8 +139,9 @@ int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *
         return -1;
     }
     ad_adapter *a = ctx->adapter;
-    int pid = (int)json_integer_value(json_object_get(r->entry, "pid"));
-    const char *instance = entry_str(r->entry, "process_instance");
+    const json_t *source = json_object_get(r->refmap, "source");
+    int pid = (int)json_integer_value(json_object_get(source, "pid"));
+    const char *instance = entry_str(source, "process_instance");
     if (pid > 0 && !a->ops->process_alive(a, pid, instance)) {
         ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
         ad_error_suggest(err, "Launch the app again and take a new snapshot");
@@ -142,7 +149,7 @@ int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *
         ad_error_detail(err, "process_state", json_string("exited"));
         return -1;
     }
-    const char *wid = entry_str(r->entry, "source_window_id");
+    const char *wid = entry_str(source, "source_window_id");
     if (!wid)
         return ad_error_set(err, AD_INTERNAL, "ref entry without a source window");
     if (a->ops->window_lookup(a, wid, deadline_us, &r->window, err) < 0)
@@ -155,6 +162,7 @@ int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *
         return -1;
     }
     ad_read_limits lim = ad_read_limits_default(deadline_us);
+    lim.all_bounds = all_bounds;
     if (a->ops->read_window(a, wid, &lim, &r->tree, err) < 0)
         return -1;
     r->idx = ad_identity_index_build(r->tree.root);

@@ -28,6 +28,9 @@ typedef struct {
 int ad_resolve_load(ad_ctx *ctx, const char *token, ad_resolved *ret, ad_error *err);
 /* Steps 4-6 on a loaded entry: live window read before deadline_us, then the count. */
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err);
+/* The same, reading the bounds of every node (drill with --include-bounds, get bounds). */
+int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
+                           ad_error *err);
 /* Both. */
 int ad_resolve_ref(ad_ctx *ctx, const char *token, int64_t deadline_us, ad_resolved *ret,
                    ad_error *err);

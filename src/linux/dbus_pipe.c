@@ -2,6 +2,7 @@
 #include "linux/dbus_pipe.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,7 +25,13 @@ struct ad_pipe {
     call **sent;              /* in flight, for cancellation */
     size_t n_sent, cap_sent;
     bool failed;
+    bool peer; /* a peer-to-peer connection: no destination header */
 };
+
+void ad_pipe_set_peer(ad_pipe *p, bool peer)
+{
+    p->peer = peer;
+}
 
 ad_pipe *ad_pipe_new(sd_bus *bus, unsigned max_in_flight)
 {
@@ -73,7 +80,8 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 static int send_one(ad_pipe *p, call *c)
 {
     sd_bus_message *m = NULL;
-    int r = sd_bus_message_new_method_call(p->bus, &m, c->dest, c->path, c->iface, c->member);
+    int r = sd_bus_message_new_method_call(p->bus, &m, p->peer ? NULL : c->dest, c->path,
+                                           c->iface, c->member);
     const char *sig = c->args.sig ? c->args.sig : "";
     if (r >= 0) {
         if (strcmp(sig, "i") == 0)
@@ -184,6 +192,46 @@ int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
         }
     }
     return 0;
+}
+
+int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
+{
+    for (;;) {
+        bool busy = false, progressed = false;
+        for (unsigned i = 0; i < n; i++) {
+            ad_pipe *p = pipes[i];
+            if (!p || (p->in_flight == 0 && !p->head))
+                continue;
+            busy = true;
+            pump(p);
+            int r = sd_bus_process(p->bus, NULL);
+            if (r < 0) {
+                p->failed = true;
+                return -1;
+            }
+            progressed |= r > 0;
+        }
+        if (!busy)
+            return 0;
+        if (progressed)
+            continue;
+        int64_t left = deadline_us - now_us();
+        if (left <= 0)
+            return 1;
+        struct pollfd fds[8];
+        unsigned k = 0;
+        for (unsigned i = 0; i < n && k < 8; i++) {
+            if (!pipes[i])
+                continue;
+            int fd = sd_bus_get_fd(pipes[i]->bus);
+            int ev = sd_bus_get_events(pipes[i]->bus);
+            if (fd >= 0 && ev >= 0)
+                fds[k++] = (struct pollfd){.fd = fd, .events = (short)ev};
+        }
+        int ms = (int)((left + 999) / 1000);
+        if (poll(fds, k, ms) < 0 && errno != EINTR)
+            return -1;
+    }
 }
 
 unsigned ad_pipe_pending(const ad_pipe *p)

@@ -38,6 +38,13 @@ int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *ifa
  * (returns 1). Returns -1 when the connection failed. */
 int ad_pipe_run(ad_pipe *p, int64_t deadline_us);
 
+/* Runs several pipes (on different connections) together, with poll(2), until none has work
+ * (0) or the deadline passes (1); -1 when a connection failed. */
+int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us);
+
+/* Marks a pipe whose connection is peer-to-peer: calls carry no destination. */
+void ad_pipe_set_peer(ad_pipe *p, bool peer);
+
 /* Calls not yet answered (queued + in flight). */
 unsigned ad_pipe_pending(const ad_pipe *p);
 

@@ -12,7 +12,7 @@
 #include "linux/walker_cache.h"
 #include "linux/walker_node.h"
 
-#define IN_FLIGHT 8
+#define IN_FLIGHT 16
 
 uint32_t ad_atspi_interface_bit(const char *name)
 {
@@ -37,7 +37,7 @@ static void call(wnode *wn, const char *iface, const char *member, const ad_pipe
     if (w->stopping)
         return;
     wn->outstanding++;
-    if (ad_pipe_call(w->pipe, wn->bus, wn->path, iface, member, args, fn, wn) < 0) {
+    if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, iface, member, args, fn, wn) < 0) {
         wn->outstanding--;
         ad_walker_mark_cut(w, "allocation");
     }
@@ -171,7 +171,7 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
         *ar = (action_req){wn, i};
         ad_pipe_args a = {.sig = "i", .i = {i}};
         wn->outstanding++;
-        if (ad_pipe_call(wn->w->pipe, wn->bus, wn->path, ATSPI_IFACE_ACTION, "GetName", &a,
+        if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACTION, "GetName", &a,
                          on_action_name, ar) < 0) {
             free(ar);
             wn->outstanding--;
@@ -181,16 +181,23 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
     done(wn);
 }
 
+void ad_walker_request_bounds(wnode *wn)
+{
+    if (!(wn->ifaces & AD_IF_COMPONENT) || wn->bounds_requested)
+        return;
+    wn->bounds_requested = true;
+    ad_pipe_args a = {.sig = "u", .u = 0 /* ATSPI_COORD_TYPE_SCREEN */};
+    call(wn, ATSPI_IFACE_COMPONENT, "GetExtents", &a, on_extents);
+}
+
 /* Fetches what the cache does not carry, once role, states and interfaces are known. */
 static void request_extras(wnode *wn, bool need_id)
 {
     ad_node *n = wn->node;
     if (need_id)
         get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "AccessibleId", on_accessible_id);
-    if (wn->ifaces & AD_IF_COMPONENT) {
-        ad_pipe_args a = {.sig = "u", .u = 0 /* ATSPI_COORD_TYPE_SCREEN */};
-        call(wn, ATSPI_IFACE_COMPONENT, "GetExtents", &a, on_extents);
-    }
+    if (wn->w->lim->all_bounds)
+        ad_walker_request_bounds(wn);
     if (wn->ifaces & AD_IF_ACTION)
         get_prop(wn, ATSPI_IFACE_ACTION, "NActions", on_n_actions);
     else
@@ -247,7 +254,7 @@ static void enumerate_live(wnode *wn, long count)
         *cr = (child_req){wn, child};
         ad_pipe_args a = {.sig = "i", .i = {(int32_t)i}};
         wn->outstanding++;
-        if (ad_pipe_call(wn->w->pipe, wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
+        if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
                          "GetChildAtIndex", &a, on_child_at_index, cr) < 0) {
             wn->outstanding--;
             free(cr);
@@ -394,6 +401,36 @@ void ad_walker_read_node(wnode *wn)
 
 /* ---- the read --------------------------------------------------------------------------- */
 
+ad_pipe *ad_walker_pipe(const wnode *wn)
+{
+    walker *w = wn->w;
+    return w->peer && strcmp(wn->bus, w->app_bus) == 0 ? w->peer : w->pipe;
+}
+
+/* GTK3's atk-bridge serves its objects on a private peer-to-peer socket too
+ * (Application.GetApplicationBusAddress). Talking to it directly skips the bus daemon's two
+ * hops per call (facts/atspi-on-debian12.md: 1.3-1.9x faster on 2 cores). GTK 4.8 does not
+ * implement the method; any failure simply leaves the walk on the bus. */
+static sd_bus *open_peer(sd_bus *bus, const char *app_bus)
+{
+    sd_bus_message *reply = NULL;
+    sd_bus *peer = NULL;
+    const char *address = NULL;
+    int r = sd_bus_call_method(bus, app_bus, ATSPI_ROOT_PATH, "org.a11y.atspi.Application",
+                               "GetApplicationBusAddress", NULL, &reply, "");
+    if (r >= 0)
+        r = sd_bus_message_read(reply, "s", &address);
+    if (r >= 0 && address && *address) {
+        if (sd_bus_new(&peer) < 0 || sd_bus_set_address(peer, address) < 0 ||
+            sd_bus_start(peer) < 0) {
+            sd_bus_unref(peer);
+            peer = NULL;
+        }
+    }
+    sd_bus_message_unref(reply);
+    return peer;
+}
+
 static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
@@ -410,23 +447,32 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     walker w = {.lim = lim, .app_bus = bus_name};
     memset(ret, 0, sizeof(*ret));
     w.pipe = ad_pipe_new(bus, IN_FLIGHT);
+    sd_bus *peer_bus = open_peer(bus, bus_name);
+    if (peer_bus) {
+        w.peer = ad_pipe_new(peer_bus, IN_FLIGHT);
+        if (w.peer)
+            ad_pipe_set_peer(w.peer, true);
+    }
     ad_node *root = ad_node_new();
     if (!w.pipe || !root) {
         ad_pipe_free(w.pipe);
         ad_node_free(root);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
-    ad_pipe_call(w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE, "GetItems", NULL,
-                 on_cache, &w);
-    int r = ad_pipe_run(w.pipe, lim->deadline_us);
+    ad_pipe *pipes[2] = {w.pipe, w.peer};
+    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
+                 "GetItems", NULL, on_cache, &w);
+    int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);
-        r = ad_pipe_run(w.pipe, lim->deadline_us);
+        r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     }
     if (r != 0)
         ad_walker_mark_cut(&w, r > 0 ? "deadline" : "bus_failed");
     w.stopping = true;
     ad_pipe_free(w.pipe); /* cancels what is left: those fields become unknown */
+    ad_pipe_free(w.peer);
+    sd_bus_flush_close_unref(peer_bus);
     ad_walker_finish(&w, root);
     ad_item_cache_free(w.cache);
     if (!root->address && root->n_children == 0 && root->name.state == AD_FIELD_UNKNOWN) {

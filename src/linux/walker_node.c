@@ -156,6 +156,10 @@ void ad_walker_finish_actions(wnode *wn)
     if (n->caps & AD_CAP_FOCUSABLE)
         ad_node_add_action(n, "SetFocus");
     n->actions_state = AD_FIELD_KNOWN;
+    /* Without all_bounds, only elements that earn a ref carry their rectangle into the refmap
+     * (geometry is evidence, never identity); this saves a call on most nodes. */
+    if (ad_node_refable(n))
+        ad_walker_request_bounds(wn);
 }
 
 int ad_walker_read_accessible_props(wnode *wn, sd_bus_message *m, long *ret_child_count)

@@ -16,7 +16,8 @@
 typedef struct wnode wnode;
 
 typedef struct walker {
-    ad_pipe *pipe;
+    ad_pipe *pipe;      /* the accessibility bus */
+    ad_pipe *peer;      /* a direct connection to the app, or NULL (walker.h) */
     const char *app_bus;
     const ad_read_limits *lim;
     ad_item_cache *cache;
@@ -39,10 +40,13 @@ struct wnode {
     int base_pending;    /* GetRole/GetState/GetInterfaces still out (uncached nodes) */
     int outstanding;     /* calls not yet answered */
     int n_raw_actions, actions_pending;
+    bool bounds_requested;
     char *raw_actions[AD_MAX_RAW_ACTIONS];
     wnode *next_all;
 };
 
+/* The pipe that reaches this node: the direct connection when the node lives in the app. */
+ad_pipe *ad_walker_pipe(const wnode *wn);
 /* Starts reading `node` at (bus, path): records the address and issues its calls. */
 void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth);
 /* Issues the calls for one node (walker.c). */
@@ -54,6 +58,8 @@ void ad_walker_mark_cut(walker *w, const char *reason);
 void ad_walker_set_text(walker *w, ad_text *t, const char *s);
 /* Maps role and states onto the node once they are known (or marks them unknown). */
 void ad_walker_apply_role_states(wnode *wn);
+/* Asks for the node's extents once (nodes with a Component interface only). */
+void ad_walker_request_bounds(wnode *wn);
 /* Builds the canonical action list from the raw names and the node's interfaces. */
 void ad_walker_finish_actions(wnode *wn);
 /* Reads a GetAll(Accessible) reply: Name, Description, AccessibleId, ChildCount. */

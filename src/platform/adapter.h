@@ -59,6 +59,9 @@ typedef struct {
     size_t max_field_bytes;   /* 65536 */
     size_t max_nodes;         /* 50000 */
     int64_t deadline_us;      /* CLOCK_MONOTONIC microseconds */
+    /* Read bounds of every node; otherwise only of nodes that earn a ref (the rest keep
+     * bounds absent-by-choice: AD_FIELD_UNKNOWN is never used for a field not asked for). */
+    bool all_bounds;
 } ad_read_limits;
 
 typedef struct {

@@ -1,0 +1,453 @@
+/* fake_adapter.c: the in-memory adapter and tree builder of fake_adapter.h. */
+#include "fake_adapter.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- trees ------------------------------------------------------------------------------ */
+
+/* spec/facts/roles.md: node roles must be static strings, so specs are interned here. */
+static const char *const ROLES[] = {
+    "alert", "alertdialog", "application", "article", "banner", "browser", "button", "cell",
+    "checkbox", "colorwell", "column", "combobox", "complementary", "contentinfo", "datefield",
+    "definition", "dialog", "disclosure", "dockitem", "document", "drawer", "form", "grid",
+    "group", "handle", "heading", "helptag", "image", "incrementor", "layoutitem",
+    "levelindicator", "link", "list", "listbox", "log", "main", "marquee", "matte", "math",
+    "menu", "menubutton", "menuitem", "navigation", "note", "option", "outline", "paragraph",
+    "popover", "progressbar", "radiobutton", "radiogroup", "region", "relevanceindicator",
+    "row", "ruler", "rulermarker", "scrollarea", "scrollbar", "search", "separator", "sheet",
+    "slider", "splitter", "statictext", "status", "switch", "tab", "tablist", "tabpanel",
+    "table", "textfield", "term", "timefield", "timer", "toolbar", "tooltip", "treeitem",
+    "webarea", "window", "unknown", NULL,
+};
+
+static const char *intern_role(const char *role, size_t len)
+{
+    for (size_t i = 0; ROLES[i]; i++)
+        if (strlen(ROLES[i]) == len && strncmp(ROLES[i], role, len) == 0)
+            return ROLES[i];
+    fprintf(stderr, "fake_adapter: unknown role '%.*s'\n", (int)len, role);
+    abort();
+}
+
+static void die(const char *what, const char *attr)
+{
+    fprintf(stderr, "fake_adapter: bad attribute '%s' (%s)\n", attr, what);
+    abort();
+}
+
+static void apply_cap(ad_node *n, const char *v)
+{
+    static const struct { const char *name; uint32_t bit; } caps[] = {
+        {"focusable", AD_CAP_FOCUSABLE}, {"expandable", AD_CAP_EXPANDABLE},
+        {"selectable", AD_CAP_SELECTABLE}, {"checkable", AD_CAP_CHECKABLE},
+        {"editable", AD_CAP_EDITABLE},
+    };
+    for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
+        if (strcmp(caps[i].name, v) == 0) {
+            n->caps |= caps[i].bit;
+            return;
+        }
+    die("capability", v);
+}
+
+static void apply_attr(ad_node *n, char *attr)
+{
+    char *eq = strchr(attr, '=');
+    if (!eq) {
+        if (strcmp(attr, "n?") == 0) ad_text_unknown(&n->name);
+        else if (strcmp(attr, "d?") == 0) ad_text_unknown(&n->description);
+        else if (strcmp(attr, "id?") == 0) ad_text_unknown(&n->native_id);
+        else if (strcmp(attr, "v?") == 0) ad_text_unknown(&n->value);
+        else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
+        else if (strcmp(attr, "secure") == 0) n->secure = true;
+        else die("flag", attr);
+        return;
+    }
+    *eq = '\0';
+    const char *k = attr, *v = eq + 1;
+    if (strcmp(k, "n") == 0) ad_text_set(&n->name, v);
+    else if (strcmp(k, "d") == 0) ad_text_set(&n->description, v);
+    else if (strcmp(k, "id") == 0) ad_text_set(&n->native_id, v);
+    else if (strcmp(k, "v") == 0) ad_text_set(&n->value, v);
+    else if (strcmp(k, "a") == 0) ad_node_add_action(n, v);
+    else if (strcmp(k, "cap") == 0) apply_cap(n, v);
+    else if (strcmp(k, "cut") == 0) { n->children_cut = true; n->live_child_count = atol(v); }
+    else if (strcmp(k, "s") == 0) {
+        int bit = ad_state_bit(v);
+        if (bit < 0)
+            die("state", v);
+        n->states |= 1u << bit;
+    } else if (strcmp(k, "b") == 0) {
+        ad_rect r;
+        if (sscanf(v, "%lf,%lf,%lf,%lf", &r.x, &r.y, &r.width, &r.height) != 4)
+            die("bounds", v);
+        n->bounds = r;
+        n->bounds_state = AD_FIELD_KNOWN;
+    } else {
+        die("key", k);
+    }
+}
+
+ad_node *fk(const char *spec, ...)
+{
+    ad_node *n = ad_node_new();
+    if (!n)
+        abort();
+    n->states_state = AD_FIELD_KNOWN;
+    size_t role_len = strcspn(spec, "|");
+    n->role = intern_role(spec, role_len);
+    if (spec[role_len]) {
+        char *copy = strdup(spec + role_len + 1), *save = NULL;
+        for (char *a = strtok_r(copy, "|", &save); a; a = strtok_r(NULL, "|", &save))
+            apply_attr(n, a);
+        free(copy);
+    }
+    va_list ap;
+    va_start(ap, spec);
+    for (ad_node *c = va_arg(ap, ad_node *); c; c = va_arg(ap, ad_node *))
+        if (ad_node_add_child(n, c) < 0)
+            abort();
+    va_end(ap);
+    return n;
+}
+
+static void copy_text(ad_text *dst, const ad_text *src)
+{
+    dst->state = src->state;
+    dst->text = src->text ? strdup(src->text) : NULL;
+}
+
+ad_node *fk_copy(const ad_node *s)
+{
+    ad_node *n = ad_node_new();
+    if (!n)
+        abort();
+    n->role = s->role;
+    copy_text(&n->name, &s->name);
+    copy_text(&n->value, &s->value);
+    copy_text(&n->description, &s->description);
+    copy_text(&n->native_id, &s->native_id);
+    n->states_state = s->states_state;
+    n->states = s->states;
+    n->caps = s->caps;
+    for (size_t i = 0; i < s->n_actions; i++)
+        ad_node_add_action(n, s->actions[i]);
+    n->actions_state = s->actions_state;
+    n->bounds_state = s->bounds_state;
+    n->bounds = s->bounds;
+    n->secure = s->secure;
+    n->children_cut = s->children_cut;
+    /* Like a real adapter: the element reports how many children it has. */
+    n->live_child_count = s->live_child_count >= 0 ? s->live_child_count
+                                                   : (long)s->n_children;
+    n->address = s->address ? strdup(s->address) : NULL;
+    for (size_t i = 0; i < s->n_children; i++)
+        if (ad_node_add_child(n, fk_copy(s->children[i])) < 0)
+            abort();
+    return n;
+}
+
+static bool name_is(const ad_node *n, const char *name)
+{
+    const char *have = ad_text_get(&n->name);
+    return name ? have && strcmp(have, name) == 0 : !have;
+}
+
+ad_node *fk_find(ad_node *root, const char *role, const char *name)
+{
+    if (strcmp(root->role, role) == 0 && name_is(root, name))
+        return root;
+    for (size_t i = 0; i < root->n_children; i++) {
+        ad_node *hit = fk_find(root->children[i], role, name);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+ad_node *fk_find_id(ad_node *root, const char *id)
+{
+    const char *have = ad_text_get(&root->native_id);
+    if (have && strcmp(have, id) == 0)
+        return root;
+    for (size_t i = 0; i < root->n_children; i++) {
+        ad_node *hit = fk_find_id(root->children[i], id);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+ad_node *fk_detach(ad_node *n)
+{
+    ad_node *p = n->parent;
+    if (!p)
+        return n;
+    for (size_t i = n->index_in_parent; i + 1 < p->n_children; i++) {
+        p->children[i] = p->children[i + 1];
+        p->children[i]->index_in_parent = i;
+    }
+    p->n_children--;
+    n->parent = NULL;
+    n->index_in_parent = 0;
+    return n;
+}
+
+void fk_remove(ad_node *n)
+{
+    ad_node_free(fk_detach(n));
+}
+
+void fk_insert(ad_node *parent, size_t index, ad_node *child)
+{
+    if (ad_node_add_child(parent, child) < 0)
+        abort();
+    if (index >= parent->n_children)
+        return;
+    for (size_t i = parent->n_children - 1; i > index; i--) {
+        parent->children[i] = parent->children[i - 1];
+        parent->children[i]->index_in_parent = i;
+    }
+    parent->children[index] = child;
+    child->index_in_parent = index;
+}
+
+void fk_rename(ad_node *n, const char *name)
+{
+    ad_text_set(&n->name, name);
+}
+
+/* ---- the adapter ------------------------------------------------------------------------ */
+
+static fake_adapter *F(ad_adapter *a)
+{
+    return (fake_adapter *)a;
+}
+
+static int bus_down(ad_error *err)
+{
+    ad_error_set(err, AD_PERM_DENIED, "The accessibility bus is not available");
+    ad_error_platform_detail(err, "fake: bus down");
+    return -1;
+}
+
+static void health(ad_adapter *a, ad_health *ret)
+{
+    memset(ret, 0, sizeof(*ret));
+    ret->available = F(a)->bus_available;
+    if (!ret->available) {
+        ret->detail = strdup("fake: org.a11y.Bus not reachable");
+        ret->suggestion = strdup("Start the AT-SPI bus");
+    }
+}
+
+static const char *const *supported_surfaces(ad_adapter *a)
+{
+    (void)a;
+    static const char *const surfaces[] = {"window", NULL};
+    return surfaces;
+}
+
+static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    f->n_list_apps++;
+    if (!f->bus_available)
+        return bus_down(err);
+    memset(ret, 0, sizeof(*ret));
+    ret->items = calloc(f->n_apps ? f->n_apps : 1, sizeof(ad_app));
+    for (size_t i = 0; i < f->n_apps; i++)
+        if (f->apps[i].alive)
+            ad_app_copy(&ret->items[ret->count++], &f->apps[i].app);
+    ret->complete = f->apps_complete;
+    return 0;
+}
+
+static bool window_of(const fake_window *w, const ad_app_list *apps)
+{
+    if (!apps)
+        return true;
+    for (size_t i = 0; i < apps->count; i++)
+        if (apps->items[i].pid == w->w.pid && strcmp(apps->items[i].name, w->w.app_name) == 0)
+            return true;
+    return false;
+}
+
+static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline_us,
+                        ad_window_list *ret, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    f->n_list_windows++;
+    if (!f->bus_available)
+        return bus_down(err);
+    memset(ret, 0, sizeof(*ret));
+    ret->items = calloc(f->n_wins ? f->n_wins : 1, sizeof(ad_window));
+    for (size_t i = 0; i < f->n_wins; i++)
+        if (!f->wins[i].closed && window_of(&f->wins[i], apps))
+            ad_window_copy(&ret->items[ret->count++], &f->wins[i].w);
+    ret->unanswered = f->unanswered;
+    return 0;
+}
+
+fake_window *fake_window_get(fake_adapter *f, const char *id)
+{
+    for (size_t i = 0; i < f->n_wins; i++)
+        if (strcmp(f->wins[i].w.id, id) == 0)
+            return &f->wins[i];
+    return NULL;
+}
+
+static fake_window *open_window(fake_adapter *f, const char *id, ad_error *err)
+{
+    fake_window *w = fake_window_get(f, id);
+    if (!w || w->closed) {
+        ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", id);
+        return NULL;
+    }
+    return w;
+}
+
+static int window_lookup(ad_adapter *a, const char *window_id, int64_t deadline_us,
+                         ad_window *ret, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    f->n_window_lookup++;
+    if (!f->bus_available)
+        return bus_down(err);
+    fake_window *w = open_window(f, window_id, err);
+    if (!w)
+        return -1;
+    return ad_window_copy(ret, &w->w);
+}
+
+static bool process_alive(ad_adapter *a, int pid, const char *instance)
+{
+    fake_adapter *f = F(a);
+    f->n_process_alive++;
+    for (size_t i = 0; i < f->n_apps; i++) {
+        const ad_app *app = &f->apps[i].app;
+        if (app->pid == pid)
+            return f->apps[i].alive &&
+                   (!instance || strcmp(instance, app->process_instance) == 0);
+    }
+    return false;
+}
+
+static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
+                       ad_tree *ret, ad_error *err)
+{
+    (void)lim;
+    fake_adapter *f = F(a);
+    f->n_read_window++;
+    if (!f->bus_available)
+        return bus_down(err);
+    fake_window *w = open_window(f, window_id, err);
+    if (!w)
+        return -1;
+    memset(ret, 0, sizeof(*ret));
+    ret->root = fk_copy(w->root);
+    ret->nodes_observed = ad_node_count(ret->root);
+    ret->complete = w->complete;
+    ret->cut_reason = w->complete ? NULL : w->cut_reason;
+    return 0;
+}
+
+static void destroy(ad_adapter *a)
+{
+    fake_adapter *f = F(a);
+    for (size_t i = 0; i < f->n_apps; i++)
+        ad_app_clear(&f->apps[i].app);
+    for (size_t i = 0; i < f->n_wins; i++) {
+        ad_window_clear(&f->wins[i].w);
+        ad_node_free(f->wins[i].root);
+    }
+    free(f);
+}
+
+static const ad_adapter_ops fake_ops = {
+    .platform = "linux",
+    .health = health,
+    .supported_surfaces = supported_surfaces,
+    .list_apps = list_apps,
+    .list_windows = list_windows,
+    .window_lookup = window_lookup,
+    .process_alive = process_alive,
+    .read_window = read_window,
+    .destroy = destroy,
+};
+
+fake_adapter *fake_new(void)
+{
+    fake_adapter *f = calloc(1, sizeof(*f));
+    if (!f)
+        abort();
+    f->base.ops = &fake_ops;
+    f->bus_available = true;
+    f->apps_complete = true;
+    return f;
+}
+
+void fake_free(fake_adapter *f)
+{
+    if (f)
+        f->base.ops->destroy(&f->base);
+}
+
+fake_app *fake_add_app(fake_adapter *f, const char *name, int pid)
+{
+    if (f->n_apps == FAKE_MAX)
+        abort();
+    fake_app *a = &f->apps[f->n_apps++];
+    a->app.name = strdup(name);
+    a->app.pid = pid;
+    a->app.process_instance = strdup("boot:1");
+    a->app.handle = strdup(name);
+    a->alive = true;
+    return a;
+}
+
+static fake_app *app_named(fake_adapter *f, const char *name)
+{
+    for (size_t i = 0; i < f->n_apps; i++)
+        if (strcmp(f->apps[i].app.name, name) == 0)
+            return &f->apps[i];
+    fprintf(stderr, "fake_adapter: no app '%s'\n", name);
+    abort();
+}
+
+fake_window *fake_add_window(fake_adapter *f, const char *app_name, const char *title,
+                             ad_node *root)
+{
+    if (f->n_wins == FAKE_MAX)
+        abort();
+    fake_app *app = app_named(f, app_name);
+    fake_window *w = &f->wins[f->n_wins++];
+    char id[32];
+    snprintf(id, sizeof(id), "w-fake-%zu", f->n_wins);
+    w->w.id = strdup(id);
+    w->w.title = title ? strdup(title) : NULL;
+    w->w.app_name = strdup(app_name);
+    w->w.pid = app->app.pid;
+    w->w.process_instance = strdup(app->app.process_instance);
+    w->w.bounds_known = true;
+    w->w.bounds = (ad_rect){0, 0, 800, 600};
+    w->w.visible = true;
+    w->w.accessible = true;
+    w->root = root;
+    w->complete = true;
+    w->cut_reason = "deadline";
+    return w;
+}
+
+void fake_kill(fake_adapter *f, int pid)
+{
+    for (size_t i = 0; i < f->n_apps; i++)
+        if (f->apps[i].app.pid == pid)
+            f->apps[i].alive = false;
+}

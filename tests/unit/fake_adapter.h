@@ -1,0 +1,94 @@
+/* fake_adapter.h: an in-memory ad_adapter for unit tests.
+ *
+ * Trees are ad_node trees built from a compact description:
+ *
+ *   fk("window|n=Calculator",
+ *      fk("group",
+ *         fk("button|n=7|id=calc_7|a=Click", NULL),
+ *         fk("textfield|v=12|s=focused", NULL), NULL), NULL)
+ *
+ * The spec is the role (a canonical token) followed by '|'-separated attributes:
+ *   n=NAME  d=DESCRIPTION  id=NATIVE_ID  v=VALUE     a known field
+ *   n?      d?             id?           v?          an unknown field (the read failed)
+ *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
+ *   b=X,Y,W,H  bounds      secure                    a password field
+ *   cap=focusable|expandable|selectable|checkable|editable (repeatable)
+ *   cut=N      children_cut, with N live children reported
+ * Every node's states are known (empty) unless s? is given. fk() returns a new tree the caller
+ * owns; handing it to fake_add_window() moves it into the adapter.
+ *
+ * The adapter holds apps and windows ("w-fake-1", ...). Tests mutate fake_window.root and
+ * the flags between calls; read_window returns a deep copy each time (the caller frees it).
+ */
+#ifndef FAKE_ADAPTER_H
+#define FAKE_ADAPTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "platform/adapter.h"
+
+/* ---- trees ------------------------------------------------------------------------------ */
+
+ad_node *fk(const char *spec, ...) __attribute__((sentinel));
+/* A deep copy of a subtree (parent links rebuilt, the copy's root has no parent). */
+ad_node *fk_copy(const ad_node *n);
+/* First node in document order with this role and name (NULL name: no known name). */
+ad_node *fk_find(ad_node *root, const char *role, const char *name);
+/* First node whose native id is `id`. */
+ad_node *fk_find_id(ad_node *root, const char *id);
+/* Detaches n from its parent (later siblings shift left) and frees it. */
+void fk_remove(ad_node *n);
+/* Detaches n from its parent without freeing it; the caller owns it again. */
+ad_node *fk_detach(ad_node *n);
+/* Inserts child at index (clamped to the end); ownership moves to parent. */
+void fk_insert(ad_node *parent, size_t index, ad_node *child);
+void fk_rename(ad_node *n, const char *name);
+
+/* ---- the adapter ------------------------------------------------------------------------ */
+
+typedef struct {
+    ad_app app;   /* name, pid, process_instance ("boot:1"), ... */
+    bool alive;   /* process_alive answers this (and compares the instance) */
+} fake_app;
+
+typedef struct {
+    ad_window w;            /* id "w-fake-N", title, app_name, pid, process_instance, flags */
+    ad_node *root;          /* owned; mutate freely between calls */
+    bool complete;          /* false: reads are cut (complete=false, cut_reason) */
+    const char *cut_reason; /* static, e.g. "deadline" */
+    bool closed;            /* window_lookup and read_window fail with WINDOW_NOT_FOUND */
+} fake_window;
+
+#define FAKE_MAX 16
+
+typedef struct fake_adapter {
+    ad_adapter base;
+    fake_app apps[FAKE_MAX];
+    size_t n_apps;
+    fake_window wins[FAKE_MAX];
+    size_t n_wins;
+    bool bus_available;     /* health().available; false also fails list/read calls */
+    bool apps_complete;     /* list_apps complete flag */
+    size_t unanswered;      /* list_windows unanswered count */
+    /* Call counters, for "was not read" assertions. */
+    int n_list_apps, n_list_windows, n_window_lookup, n_process_alive, n_read_window;
+} fake_adapter;
+
+fake_adapter *fake_new(void);
+void fake_free(fake_adapter *f);
+static inline ad_adapter *fake_base(fake_adapter *f)
+{
+    return &f->base;
+}
+/* Adds a running app with process_instance "boot:1". Returns a pointer into the adapter. */
+fake_app *fake_add_app(fake_adapter *f, const char *name, int pid);
+/* Adds a window of a known app (visible, accessible, not focused, complete reads) owning
+ * `root`. Its id is "w-fake-N", N counting from 1. */
+fake_window *fake_add_window(fake_adapter *f, const char *app_name, const char *title,
+                             ad_node *root);
+fake_window *fake_window_get(fake_adapter *f, const char *id);
+/* Marks the app with this pid exited (process_alive answers false). */
+void fake_kill(fake_adapter *f, int pid);
+
+#endif

@@ -1,0 +1,342 @@
+/* test_refstore.c: saved refmaps, the latest pointer, size limit, pruning and namespaces
+ * (snapshots-and-refs.md, "Where refs are stored"). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "core/refstore.h"
+#include "core/state_root.h"
+#include "test_util.h"
+
+typedef struct {
+    tu_home home;
+    ad_ctx ctx; /* global namespace */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof(*f));
+    tu_home_begin(&f->home);
+    f->ctx.state_root = f->home.state;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    tu_home_end(&f->home);
+    free(f);
+    return 0;
+}
+
+static json_t *small_map(const char *id)
+{
+    return json_pack("{s:s, s:I, s:s, s:{s:{s:s, s:s, s:b}}}", "snapshot_id", id, "next_ref",
+                     (json_int_t)2, "app", "calc", "refs", "@e1", "role", "button", "name",
+                     "7", "unique_at_capture", 1);
+}
+
+static void save_ok(ad_ctx *ctx, const char *id)
+{
+    json_t *m = small_map(id);
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_save(ctx, m, &err), 0);
+    assert_null(err.message);
+    json_decref(m);
+}
+
+static char *fmt(const char *f, const char *a, const char *b)
+{
+    char *p = NULL;
+    if (asprintf(&p, f, a, b) < 0)
+        abort();
+    return p;
+}
+
+static void test_round_trip_and_latest(void **state)
+{
+    fixture *f = *state;
+    assert_null(ad_refstore_latest(&f->ctx));
+    json_t *m = small_map("s1abc");
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), 0);
+    json_t *back = NULL;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), 0);
+    assert_true(json_equal(m, back));
+    char *latest = ad_refstore_latest(&f->ctx);
+    assert_string_equal(latest, "s1abc");
+    free(latest);
+    json_decref(back);
+    json_decref(m);
+
+    /* A second snapshot moves the pointer; the first stays loadable. */
+    save_ok(&f->ctx, "s2def");
+    latest = ad_refstore_latest(&f->ctx);
+    assert_string_equal(latest, "s2def");
+    free(latest);
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), 0);
+    json_decref(back);
+}
+
+static void test_missing_snapshot(void **state)
+{
+    fixture *f = *state;
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s404", &back, &err), -1);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    assert_string_equal(err.message, "Snapshot 's404' not found");
+    assert_non_null(err.suggestion);
+    assert_null(back);
+    ad_error_clear(&err);
+}
+
+static void test_corrupt_refmap_is_internal_not_missing(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *p = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
+    tu_write_file(p, "{not json");
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    ad_error_clear(&err);
+    free(p);
+}
+
+static void test_invalid_snapshot_id_is_refused(void **state)
+{
+    fixture *f = *state;
+    json_t *m = small_map("../escape");
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    assert_int_equal(tu_count_entries(f->home.dir), 0);
+    json_decref(m);
+    ad_error_clear(&err);
+}
+
+/* A map whose compact encoding is exactly `bytes` long. */
+static json_t *map_of_size(size_t bytes)
+{
+    json_t *m = json_pack("{s:s, s:s, s:{}}", "pad", "", "snapshot_id", "s1big", "refs");
+    char *base = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+    size_t pad = bytes - strlen(base);
+    free(base);
+    char *s = malloc(pad + 1);
+    memset(s, 'x', pad);
+    s[pad] = '\0';
+    json_object_set_new(m, "pad", json_string(s));
+    free(s);
+    return m;
+}
+
+static void test_over_one_mib_fails_and_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    json_t *m = map_of_size(AD_REFMAP_MAX_BYTES + 1);
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    assert_non_null(strstr(err.message, "1 MiB"));
+    assert_non_null(err.suggestion);
+    /* Not even the state root was created. */
+    assert_int_equal(tu_count_entries(f->home.dir), 0);
+    assert_null(ad_refstore_latest(&f->ctx));
+    json_decref(m);
+    ad_error_clear(&err);
+
+    /* Exactly 1,048,576 bytes is within the limit. */
+    m = map_of_size(AD_REFMAP_MAX_BYTES);
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), 0);
+    json_decref(m);
+}
+
+static void test_files_are_private_and_no_temp_files_remain(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    save_ok(&f->ctx, "s1abc"); /* rewrite in place */
+    char *refmap = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
+    char *latest = fmt("%s/%s", f->home.state, "latest_snapshot_id");
+    char *snapdir = fmt("%s/snapshots/%s", f->home.state, "s1abc");
+    struct stat st;
+    assert_int_equal(stat(refmap, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(stat(latest, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(stat(snapdir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_int_equal(stat(f->home.state, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_false(tu_has_dotfile(f->home.state));
+    assert_false(tu_has_dotfile(snapdir));
+    assert_int_equal(tu_count_entries(snapdir), 1);
+    free(refmap);
+    free(latest);
+    free(snapdir);
+}
+
+/* Creates <dir>/<id>/refmap.json with the given mtime (seconds). */
+static void make_snapshot(const char *dir, const char *id, time_t mtime)
+{
+    char *sd = fmt("%s/%s", dir, id), *file = fmt("%s/%s/refmap.json", dir, id);
+    assert_int_equal(mkdir(sd, 0700), 0);
+    tu_write_file(file, "{}");
+    struct timespec ts[2] = {{.tv_sec = mtime}, {.tv_sec = mtime}};
+    assert_int_equal(utimensat(AT_FDCWD, file, ts, 0), 0);
+    free(sd);
+    free(file);
+}
+
+static bool snapshot_exists(const char *dir, const char *id)
+{
+    char *file = fmt("%s/%s/refmap.json", dir, id);
+    bool ok = access(file, F_OK) == 0;
+    free(file);
+    return ok;
+}
+
+static void test_prune_keeps_96_newest_and_the_protected_one(void **state)
+{
+    fixture *f = *state;
+    char *dir = fmt("%s/%s", f->home.dir, "snapshots");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char id[16];
+    for (int i = 0; i < 129; i++) { /* s000 is the oldest */
+        snprintf(id, sizeof(id), "s%03d", i);
+        make_snapshot(dir, id, 1000000 + i);
+    }
+    /* A crashed writer's temp file must not keep a pruned directory alive. */
+    char *tmp = fmt("%s/%s/.refmap.json.abc123", dir, "s005");
+    tu_write_file(tmp, "partial");
+    /* Entries that are not snapshot ids are neither counted nor touched, even when they
+     * look like the oldest snapshot. */
+    make_snapshot(dir, "Not-A-Snapshot", 1);
+    char *other = fmt("%s/%s", dir, "Not-A-Snapshot/refmap.json");
+
+    assert_int_equal(ad_refstore_prune(dir, "s000", 128, 96), 33);
+    assert_int_equal(tu_count_entries(dir), 96 + 1);
+    assert_true(snapshot_exists(dir, "s000"));  /* protected, though oldest */
+    assert_false(snapshot_exists(dir, "s001")); /* oldest unprotected: removed */
+    assert_false(snapshot_exists(dir, "s033"));
+    assert_true(snapshot_exists(dir, "s034"));  /* 95 newest + the protected one */
+    assert_true(snapshot_exists(dir, "s128"));
+    char *s005 = fmt("%s/%s", dir, "s005");
+    assert_int_equal(access(s005, F_OK), -1);
+    assert_int_equal(access(other, F_OK), 0);
+    free(s005);
+    free(tmp);
+    free(other);
+    free(dir);
+}
+
+static void test_prune_below_the_limit_removes_nothing(void **state)
+{
+    fixture *f = *state;
+    char *dir = fmt("%s/%s", f->home.dir, "snapshots");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char id[16];
+    for (int i = 0; i < 128; i++) {
+        snprintf(id, sizeof(id), "s%03d", i);
+        make_snapshot(dir, id, 1000000 + i);
+    }
+    assert_int_equal(ad_refstore_prune(dir, NULL, 128, 96), 0);
+    assert_int_equal(tu_count_entries(dir), 128);
+    free(dir);
+}
+
+static void test_save_prunes_but_keeps_the_snapshot_just_written(void **state)
+{
+    fixture *f = *state;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_private_dir_ensure(f->home.state, &err), 0);
+    char *dir = fmt("%s/%s", f->home.state, "snapshots");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    /* 128 saved snapshots, all newer than anything written now: the new one is the oldest
+     * by mtime, so only the protection keeps it. */
+    time_t future = time(NULL) + 100000;
+    char id[16];
+    for (int i = 0; i < 128; i++) {
+        snprintf(id, sizeof(id), "s%03d", i);
+        make_snapshot(dir, id, future + i);
+    }
+    save_ok(&f->ctx, "snew");
+    assert_int_equal(tu_count_entries(dir), 96);
+    assert_true(snapshot_exists(dir, "snew"));
+    assert_false(snapshot_exists(dir, "s000"));
+    assert_true(snapshot_exists(dir, "s127"));
+    char *latest = ad_refstore_latest(&f->ctx);
+    assert_string_equal(latest, "snew");
+    free(latest);
+    free(dir);
+}
+
+static void test_session_namespaces_are_separate(void **state)
+{
+    fixture *f = *state;
+    ad_ctx session = {.state_root = f->home.state, .session_id = "run-1"};
+    save_ok(&session, "s1abc");
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), -1);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    assert_null(ad_refstore_latest(&f->ctx));
+    char *file = fmt("%s/sessions/%s/snapshots/s1abc/refmap.json", f->home.state, "run-1");
+    assert_int_equal(access(file, F_OK), 0);
+    free(file);
+
+    /* And the other way round: a global snapshot is invisible to the session. */
+    save_ok(&f->ctx, "s2glob");
+    assert_int_equal(ad_refstore_load(&session, "s2glob", &back, &err), -1);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    char *latest = ad_refstore_latest(&session);
+    assert_string_equal(latest, "s1abc");
+    free(latest);
+    ad_ctx other = {.state_root = f->home.state, .session_id = "run-2"};
+    assert_int_equal(ad_refstore_load(&other, "s1abc", &back, &err), -1);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    ad_error_clear(&err);
+}
+
+static void test_latest_ignores_garbage(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *p = fmt("%s/%s", f->home.state, "latest_snapshot_id");
+    tu_write_file(p, "../../etc");
+    assert_null(ad_refstore_latest(&f->ctx));
+    free(p);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_round_trip_and_latest),
+        T(test_missing_snapshot),
+        T(test_corrupt_refmap_is_internal_not_missing),
+        T(test_invalid_snapshot_id_is_refused),
+        T(test_over_one_mib_fails_and_writes_nothing),
+        T(test_files_are_private_and_no_temp_files_remain),
+        T(test_prune_keeps_96_newest_and_the_protected_one),
+        T(test_prune_below_the_limit_removes_nothing),
+        T(test_save_prunes_but_keeps_the_snapshot_just_written),
+        T(test_session_namespaces_are_separate),
+        T(test_latest_ignores_garbage),
+    };
+    return cmocka_run_group_tests_name("refstore", tests, NULL, NULL);
+}

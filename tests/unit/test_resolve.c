@@ -1,0 +1,441 @@
+/* test_resolve.c: strict ref resolution (snapshots-and-refs.md, "How a ref resolves"). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/refstore.h"
+#include "core/resolve.h"
+#include "fake_adapter.h"
+#include "test_util.h"
+
+/* The calculator-ish window every test starts from. Twin toolbars get anchors. */
+static ad_node *calc_tree(void)
+{
+    return fk("window|n=Calc",
+              fk("toolbar", fk("button|n=Bold|a=Click", NULL), fk("button|n=Italic|a=Click", NULL),
+                 NULL),
+              fk("toolbar", fk("row", fk("button|n=Undo|a=Click", NULL), NULL), NULL),
+              fk("group|n=Keys", fk("button|n=7|id=calc_7|a=Click", NULL),
+                 fk("button|n=OK|a=Click", NULL), fk("textfield|n=Display|v=0", NULL), NULL),
+              fk("statictext|n=Status", NULL), NULL);
+}
+
+/* A saved entry for (role, name), unique at capture. */
+static json_t *entry(const char *role, const char *name)
+{
+    return json_pack("{s:s, s:s*, s:b}", "role", role, "name", name, "unique_at_capture", 1);
+}
+
+/* A refmap around one entry (stolen) as @e1, captured from pid 42 in window w-fake-1. */
+static json_t *refmap(json_t *e)
+{
+    return json_pack("{s:s, s:{s:i, s:s, s:s}, s:{s:o}}", "snapshot_id", "s1abc", "source",
+                     "pid", 42, "process_instance", "boot:1", "source_window_id", "w-fake-1",
+                     "refs", "@e1", e);
+}
+
+static json_t *anchored(const char *role, const char *name, const char *anchor_name, int hops)
+{
+    json_t *e = entry(role, name);
+    json_object_set_new(e, "anchor", json_pack("{s:s, s:s, s:i}", "role", "button", "name",
+                                               anchor_name, "hops", hops));
+    return e;
+}
+
+/* ---- step 6 on a given tree ------------------------------------------------------------- */
+
+typedef struct {
+    ad_tree tree;
+    ad_identity_index *idx;
+    ad_node *node;
+    ad_error err;
+    int rc;
+} in_tree;
+
+/* Resolves entry (stolen) against root (owned by the result). */
+static in_tree resolve_in(ad_node *root, bool complete, json_t *e)
+{
+    in_tree r = {.tree = {.root = root, .complete = complete,
+                          .cut_reason = complete ? NULL : "deadline"}};
+    r.idx = ad_identity_index_build(root);
+    r.rc = ad_resolve_in_tree(e, &r.tree, r.idx, "@s1abc:e1", &r.node, &r.err);
+    json_decref(e);
+    return r;
+}
+
+static void in_tree_clear(in_tree *r)
+{
+    ad_tree_clear(&r->tree);
+    ad_identity_index_free(r->idx);
+    ad_error_clear(&r->err);
+}
+
+static void expect_error(const ad_error *err, ad_error_code code, const char *kind)
+{
+    assert_int_equal(err->code, code);
+    assert_string_equal(json_string_value(json_object_get(err->details, "kind")), kind);
+}
+
+static const char *recovery_strategy(const ad_error *err, json_t **hold)
+{
+    *hold = ad_error_to_json(err);
+    return tu_str(*hold, "recovery.strategy");
+}
+
+static void test_resolves_the_one_live_match(void **state)
+{
+    (void)state;
+    in_tree r = resolve_in(calc_tree(), true, entry("button", "OK"));
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, fk_find(r.tree.root, "button", "OK"));
+    in_tree_clear(&r);
+
+    json_t *e = entry("button", "7");
+    json_object_set_new(e, "native_id", json_string("calc_7"));
+    r = resolve_in(calc_tree(), true, e);
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, fk_find_id(r.tree.root, "calc_7"));
+    in_tree_clear(&r);
+}
+
+static void test_values_and_bounds_are_not_identity(void **state)
+{
+    (void)state;
+    ad_node *root = calc_tree();
+    ad_node *display = fk_find(root, "textfield", "Display");
+    ad_text_set(&display->value, "12345");
+    display->bounds_state = AD_FIELD_KNOWN;
+    display->bounds = (ad_rect){5, 5, 5, 5};
+    json_t *e = entry("textfield", "Display");
+    json_object_set_new(e, "value", json_string("0"));
+    json_object_set_new(e, "bounds", json_pack("{s:f,s:f,s:f,s:f}", "x", 100.0, "y", 100.0,
+                                               "width", 50.0, "height", 20.0));
+    in_tree r = resolve_in(root, true, e);
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, display);
+    in_tree_clear(&r);
+}
+
+static void test_saved_ref_absent(void **state)
+{
+    (void)state;
+    ad_node *root = calc_tree();
+    fk_remove(fk_find(root, "button", "OK"));
+    in_tree r = resolve_in(root, true, entry("button", "OK"));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    json_t *j;
+    assert_string_equal(recovery_strategy(&r.err, &j), "refresh_snapshot_then_retry_original");
+    json_decref(j);
+    in_tree_clear(&r);
+
+    /* A rename is the same: the identity is gone. */
+    root = calc_tree();
+    fk_rename(fk_find(root, "button", "OK"), "Okay");
+    r = resolve_in(root, true, entry("button", "OK"));
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+}
+
+static void test_saved_ref_ambiguous_when_a_twin_appears(void **state)
+{
+    (void)state;
+    ad_node *root = calc_tree();
+    fk_insert(fk_find(root, "group", "Keys"), 0, fk("button|n=OK", NULL));
+    in_tree r = resolve_in(root, true, entry("button", "OK"));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_AMBIGUOUS_TARGET, "saved_ref_ambiguous");
+    assert_int_equal(json_integer_value(json_object_get(r.err.details, "match_count")), 2);
+    json_t *j;
+    assert_null(recovery_strategy(&r.err, &j));
+    json_decref(j);
+    in_tree_clear(&r);
+
+    /* Two matches are proof enough even in a cut read. */
+    root = calc_tree();
+    fk_insert(root, 0, fk("button|n=OK", NULL));
+    r = resolve_in(root, false, entry("button", "OK"));
+    expect_error(&r.err, AD_AMBIGUOUS_TARGET, "saved_ref_ambiguous");
+    in_tree_clear(&r);
+}
+
+static void test_unknown_identity_of_the_same_role_is_unproven(void **state)
+{
+    (void)state;
+    ad_node *root = calc_tree();
+    fk_insert(root, 0, fk("button|n?", NULL));
+    in_tree r = resolve_in(root, true, entry("button", "OK"));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_TIMEOUT, "resolution_identity_unknown");
+    json_t *j;
+    assert_string_equal(recovery_strategy(&r.err, &j), "inspect_state_then_retry_original");
+    assert_int_equal(tu_int(j, "recovery.retry_after_ms"), 250);
+    json_decref(j);
+    in_tree_clear(&r);
+
+    /* An unknown field on another role cannot hide a button. */
+    root = calc_tree();
+    fk_insert(root, 0, fk("statictext|n?|d?", NULL));
+    r = resolve_in(root, true, entry("button", "OK"));
+    assert_int_equal(r.rc, 0);
+    in_tree_clear(&r);
+}
+
+static void test_incomplete_read_is_unproven(void **state)
+{
+    (void)state;
+    in_tree r = resolve_in(calc_tree(), false, entry("button", "OK"));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_TIMEOUT, "resolution_identity_unknown");
+    assert_string_equal(json_string_value(json_object_get(r.err.details, "cut_reason")),
+                        "deadline");
+    in_tree_clear(&r);
+}
+
+static void test_anchor_walks_up_to_the_container(void **state)
+{
+    (void)state;
+    in_tree r = resolve_in(calc_tree(), true, anchored("toolbar", NULL, "Bold", 1));
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, r.tree.root->children[0]);
+    in_tree_clear(&r);
+
+    r = resolve_in(calc_tree(), true, anchored("toolbar", NULL, "Undo", 2));
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, r.tree.root->children[1]);
+    in_tree_clear(&r);
+}
+
+static void test_anchor_detects_a_changed_container(void **state)
+{
+    (void)state;
+    /* Bold moved from its toolbar into the Keys group: one hop up is no longer a toolbar. */
+    ad_node *root = calc_tree();
+    ad_node *bold = fk_detach(fk_find(root, "button", "Bold"));
+    fk_insert(fk_find(root, "group", "Keys"), 0, bold);
+    in_tree r = resolve_in(root, true, anchored("toolbar", NULL, "Bold", 1));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+
+    /* More hops than the live tree has: nothing there. */
+    r = resolve_in(calc_tree(), true, anchored("toolbar", NULL, "Bold", 5));
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+
+    /* The anchor itself gone, or doubled. */
+    root = calc_tree();
+    fk_remove(fk_find(root, "button", "Bold"));
+    r = resolve_in(root, true, anchored("toolbar", NULL, "Bold", 1));
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+    root = calc_tree();
+    fk_insert(root, 0, fk("button|n=Bold", NULL));
+    r = resolve_in(root, true, anchored("toolbar", NULL, "Bold", 1));
+    expect_error(&r.err, AD_AMBIGUOUS_TARGET, "saved_ref_ambiguous");
+    in_tree_clear(&r);
+}
+
+static void test_anchor_container_with_unknown_identity_is_unproven(void **state)
+{
+    (void)state;
+    /* BUG: ad_resolve_in_tree checks the anchor's container with ad_identity_matches, which
+     * reads an unknown name as absent. Here the container was captured as group "Row" (twins,
+     * so it got an anchor) and its live name could not be read: the match can be neither
+     * proven nor refuted, so step 6 says TIMEOUT resolution_identity_unknown. resolve.c
+     * returns STALE_REF saved_ref_absent instead (and, for a container captured without a
+     * name, resolves to it as if the unknown name were absent). */
+    BUG_SKIP();
+    ad_node *root = fk("window|n=W",
+                       fk("group|n?", fk("button|n=Bold", NULL), NULL),
+                       fk("group|n=Row", fk("button|n=Italic", NULL), NULL), NULL);
+    in_tree r = resolve_in(root, true, anchored("group", "Row", "Bold", 1));
+    assert_int_equal(r.rc, -1);
+    expect_error(&r.err, AD_TIMEOUT, "resolution_identity_unknown");
+    in_tree_clear(&r);
+}
+
+/* ---- steps 4-6 through the adapter ------------------------------------------------------- */
+
+typedef struct {
+    fake_adapter *fake;
+    ad_ctx ctx;
+    ad_resolved r;
+    ad_error err;
+} live;
+
+static int live_setup(void **state)
+{
+    live *l = calloc(1, sizeof(*l));
+    l->fake = fake_new();
+    fake_add_app(l->fake, "calc", 42);
+    fake_add_window(l->fake, "calc", "Calc", calc_tree());
+    l->ctx.adapter = fake_base(l->fake);
+    *state = l;
+    return 0;
+}
+
+static int live_teardown(void **state)
+{
+    live *l = *state;
+    ad_resolved_clear(&l->r);
+    ad_error_clear(&l->err);
+    fake_free(l->fake);
+    free(l);
+    return 0;
+}
+
+/* Loads e (stolen) as @s1abc:e1 and runs the live steps. */
+static int resolve_live(live *l, json_t *e)
+{
+    l->r.refmap = refmap(e);
+    l->r.entry = e;
+    assert_int_equal(ad_ref_parse("@s1abc:e1", &l->r.ref, &l->err), 0);
+    ad_ref_key(1, l->r.key, sizeof(l->r.key));
+    return ad_resolve_live(&l->ctx, &l->r, ad_now_us() + 1000000, &l->err);
+}
+
+static void test_live_resolved(void **state)
+{
+    live *l = *state;
+    assert_int_equal(resolve_live(l, entry("button", "OK")), 0);
+    assert_string_equal(l->r.node->role, "button");
+    assert_string_equal(ad_text_get(&l->r.node->name), "OK");
+    assert_string_equal(l->r.window.id, "w-fake-1");
+    assert_int_equal(l->fake->n_process_alive, 1);
+    assert_int_equal(l->fake->n_read_window, 1);
+}
+
+static void test_live_not_unique_fails_before_any_read(void **state)
+{
+    live *l = *state;
+    json_t *e = entry("button", "OK");
+    json_object_set_new(e, "unique_at_capture", json_false());
+    assert_int_equal(resolve_live(l, e), -1);
+    expect_error(&l->err, AD_AMBIGUOUS_TARGET, "identity_not_unique");
+    assert_non_null(strstr(l->err.suggestion, "mouse-click --xy"));
+    assert_int_equal(l->fake->n_process_alive, 0);
+    assert_int_equal(l->fake->n_window_lookup, 0);
+    assert_int_equal(l->fake->n_read_window, 0);
+}
+
+static void test_live_process_exited(void **state)
+{
+    live *l = *state;
+    fake_kill(l->fake, 42);
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    expect_error(&l->err, AD_STALE_REF, "process_exited");
+    assert_string_equal(json_string_value(json_object_get(l->err.details, "process_state")),
+                        "exited");
+    json_t *j;
+    assert_string_equal(recovery_strategy(&l->err, &j), "inspect_state_then_retry_original");
+    json_decref(j);
+    assert_int_equal(l->fake->n_read_window, 0);
+}
+
+static void test_live_reused_pid_is_an_exited_process(void **state)
+{
+    live *l = *state;
+    free(l->fake->apps[0].app.process_instance);
+    l->fake->apps[0].app.process_instance = strdup("boot:2"); /* same pid, new process */
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    expect_error(&l->err, AD_STALE_REF, "process_exited");
+    assert_int_equal(l->fake->n_read_window, 0);
+}
+
+static void test_live_window_closed(void **state)
+{
+    live *l = *state;
+    l->fake->wins[0].closed = true;
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    assert_int_equal(l->err.code, AD_WINDOW_NOT_FOUND);
+    assert_int_equal(l->fake->n_read_window, 0);
+}
+
+static void test_live_window_owned_by_another_process(void **state)
+{
+    live *l = *state;
+    l->fake->wins[0].w.pid = 43;
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    expect_error(&l->err, AD_STALE_REF, "process_exited");
+}
+
+static void test_live_incomplete_read(void **state)
+{
+    live *l = *state;
+    l->fake->wins[0].complete = false;
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    expect_error(&l->err, AD_TIMEOUT, "resolution_identity_unknown");
+    assert_int_equal(l->fake->n_read_window, 1);
+}
+
+static void test_live_twin_appears_later(void **state)
+{
+    live *l = *state;
+    fk_insert(l->fake->wins[0].root, 0, fk("button|n=OK", NULL));
+    assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
+    expect_error(&l->err, AD_AMBIGUOUS_TARGET, "saved_ref_ambiguous");
+}
+
+/* ---- steps 1-3: the token and the saved snapshot ----------------------------------------- */
+
+static void test_load_steps(void **state)
+{
+    live *l = *state;
+    tu_home home;
+    tu_home_begin(&home);
+    l->ctx.state_root = home.state;
+    json_t *map = refmap(entry("button", "OK"));
+    assert_int_equal(ad_refstore_save(&l->ctx, map, &l->err), 0);
+    json_decref(map);
+
+    assert_int_equal(ad_resolve_ref(&l->ctx, "@s1abc:e1", ad_now_us() + 1000000, &l->r,
+                                    &l->err), 0);
+    assert_string_equal(ad_text_get(&l->r.node->name), "OK");
+    assert_string_equal(l->r.key, "@e1");
+    ad_resolved_clear(&l->r);
+
+    assert_int_equal(ad_resolve_load(&l->ctx, "@s1abc:e9", &l->r, &l->err), -1);
+    expect_error(&l->err, AD_STALE_REF, "ref_not_in_refmap");
+    assert_string_equal(l->err.message, "@s1abc:e9 not found in current RefMap");
+    ad_resolved_clear(&l->r);
+    assert_int_equal(ad_resolve_load(&l->ctx, "@s404:e1", &l->r, &l->err), -1);
+    assert_int_equal(l->err.code, AD_SNAPSHOT_NOT_FOUND);
+    ad_resolved_clear(&l->r);
+    assert_int_equal(ad_resolve_load(&l->ctx, "@e1", &l->r, &l->err), -1);
+    assert_int_equal(l->err.code, AD_INVALID_ARGS);
+    assert_int_equal(l->fake->n_read_window, 1); /* only the one successful resolution */
+    l->ctx.state_root = NULL;
+    tu_home_end(&home);
+}
+
+int main(void)
+{
+#define L(fn) cmocka_unit_test_setup_teardown(fn, live_setup, live_teardown)
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resolves_the_one_live_match),
+        cmocka_unit_test(test_values_and_bounds_are_not_identity),
+        cmocka_unit_test(test_saved_ref_absent),
+        cmocka_unit_test(test_saved_ref_ambiguous_when_a_twin_appears),
+        cmocka_unit_test(test_unknown_identity_of_the_same_role_is_unproven),
+        cmocka_unit_test(test_incomplete_read_is_unproven),
+        cmocka_unit_test(test_anchor_walks_up_to_the_container),
+        cmocka_unit_test(test_anchor_detects_a_changed_container),
+        cmocka_unit_test(test_anchor_container_with_unknown_identity_is_unproven),
+        L(test_live_resolved),
+        L(test_live_not_unique_fails_before_any_read),
+        L(test_live_process_exited),
+        L(test_live_reused_pid_is_an_exited_process),
+        L(test_live_window_closed),
+        L(test_live_window_owned_by_another_process),
+        L(test_live_incomplete_read),
+        L(test_live_twin_appears_later),
+        L(test_load_steps),
+    };
+    return cmocka_run_group_tests_name("resolve", tests, NULL, NULL);
+}

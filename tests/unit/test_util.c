@@ -1,0 +1,224 @@
+/* test_util.c: see test_util.h. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/command_table.h"
+#include "core/dispatch.h"
+
+char *tu_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char *tmpl = NULL;
+    if (asprintf(&tmpl, "%s/ad-unit-XXXXXX", base && *base ? base : "/tmp") < 0 ||
+        !mkdtemp(tmpl)) {
+        perror("tu_tmpdir");
+        abort();
+    }
+    return tmpl;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+void tu_rmrf(const char *path)
+{
+    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void tu_home_begin(tu_home *h)
+{
+    const char *old = getenv("AGENT_DESKTOP_HOME");
+    h->saved_env = old ? strdup(old) : NULL;
+    h->dir = tu_tmpdir();
+    if (asprintf(&h->state, "%s/state", h->dir) < 0)
+        abort();
+    setenv("AGENT_DESKTOP_HOME", h->state, 1);
+    unsetenv("AGENT_DESKTOP_SESSION");
+}
+
+void tu_home_end(tu_home *h)
+{
+    tu_rmrf(h->dir);
+    if (h->saved_env)
+        setenv("AGENT_DESKTOP_HOME", h->saved_env, 1);
+    else
+        unsetenv("AGENT_DESKTOP_HOME");
+    free(h->dir);
+    free(h->state);
+    free(h->saved_env);
+    memset(h, 0, sizeof(*h));
+}
+
+char *tu_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = realloc(buf, (cap *= 2) + 1);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+void tu_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        abort();
+    }
+}
+
+int tu_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+bool tu_has_dotfile(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            found = true;
+    closedir(d);
+    return found;
+}
+
+static json_t *default_value(const ad_arg_spec *s)
+{
+    switch (s->type) {
+    case AD_ARG_INT: return json_integer(strtoll(s->default_value, NULL, 10));
+    case AD_ARG_STRING:
+    case AD_ARG_ENUM: return json_string(s->default_value);
+    default: return NULL;
+    }
+}
+
+json_t *tu_args(const char *cmd, const char *fmt, ...)
+{
+    const ad_command *c = ad_command_find(cmd);
+    if (!c) {
+        fprintf(stderr, "tu_args: no command %s\n", cmd);
+        abort();
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    json_error_t jerr;
+    json_t *args = json_vpack_ex(&jerr, 0, fmt, ap);
+    va_end(ap);
+    if (!args) {
+        fprintf(stderr, "tu_args: %s\n", jerr.text);
+        abort();
+    }
+    for (const ad_arg_spec *s = c->args; s->name; s++) {
+        char key[64];
+        size_t i = 0;
+        for (; s->name[i] && i + 1 < sizeof(key); i++)
+            key[i] = s->name[i] == '-' ? '_' : s->name[i];
+        key[i] = '\0';
+        if (s->default_value && !json_object_get(args, key)) {
+            json_t *v = default_value(s);
+            if (v)
+                json_object_set_new(args, key, v);
+        }
+    }
+    return args;
+}
+
+json_t *tu_run(ad_adapter *a, const char *cmd, json_t *args, json_t *globals, int *exit_code)
+{
+    if (!globals)
+        globals = json_object();
+    json_t *env = ad_dispatch(a, ad_command_find(cmd), args, globals, exit_code);
+    json_decref(args);
+    json_decref(globals);
+    return env;
+}
+
+json_t *tu_at(const json_t *v, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", path);
+    char *save = NULL;
+    json_t *cur = (json_t *)v;
+    for (char *p = strtok_r(buf, ".", &save); p && cur; p = strtok_r(NULL, ".", &save)) {
+        if (json_is_array(cur)) {
+            char *end;
+            long i = strtol(p, &end, 10);
+            cur = *end ? NULL : json_array_get(cur, (size_t)i);
+        } else {
+            cur = json_object_get(cur, p);
+        }
+    }
+    return cur;
+}
+
+const char *tu_str(const json_t *v, const char *path)
+{
+    return json_string_value(tu_at(v, path));
+}
+
+long long tu_int(const json_t *v, const char *path)
+{
+    json_t *x = tu_at(v, path);
+    return json_is_integer(x) ? (long long)json_integer_value(x) : -999999;
+}
+
+json_t *tu_node_named(const json_t *tree, const char *name)
+{
+    const char *have = json_string_value(json_object_get(tree, "name"));
+    if (have && strcmp(have, name) == 0)
+        return (json_t *)tree;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(tree, "children"), i, c) {
+        json_t *hit = tu_node_named(c, name);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+size_t tu_count_refs(const json_t *tree)
+{
+    size_t n = json_object_get(tree, "ref_id") ? 1 : 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(tree, "children"), i, c)
+        n += tu_count_refs(c);
+    return n;
+}

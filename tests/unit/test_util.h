@@ -1,0 +1,60 @@
+/* test_util.h: helpers shared by the unit tests: private temp state roots, command arguments
+ * with the table's defaults, dispatch, and JSON lookups by dotted path. */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "platform/adapter.h"
+
+/* Tests that document a bug in src/ call BUG_SKIP() first: they are skipped unless
+ * AD_RUN_BUG_TESTS is set, which shows them failing. Needs <cmocka.h> and <stdlib.h>. */
+#define BUG_SKIP()                          \
+    do {                                    \
+        if (!getenv("AD_RUN_BUG_TESTS"))    \
+            skip();                         \
+    } while (0)
+
+/* A temp directory and AGENT_DESKTOP_HOME pointing at <dir>/state (not created yet). The
+ * previous value of the variable is restored by tu_home_end, which also removes the dir. */
+typedef struct {
+    char *dir;
+    char *state;
+    char *saved_env;
+} tu_home;
+
+void tu_home_begin(tu_home *h);
+void tu_home_end(tu_home *h);
+
+/* A fresh directory under $TMPDIR or /tmp (caller frees), and a recursive remove. */
+char *tu_tmpdir(void);
+void tu_rmrf(const char *path);
+/* Whole file contents (caller frees), or NULL; *len may be NULL. */
+char *tu_read_file(const char *path, size_t *len);
+/* Writes a file (mode 0600), aborting on failure. */
+void tu_write_file(const char *path, const char *text);
+/* Entries in a directory, excluding "." and "..". -1 when it cannot be opened. */
+int tu_count_entries(const char *dir);
+/* True when some entry of dir starts with '.' (a temp file left behind). */
+bool tu_has_dotfile(const char *dir);
+
+/* Arguments for `cmd` as the CLI parser would build them: json_pack(fmt, ...) plus every
+ * declared default the pack did not set. Returns a new object. */
+json_t *tu_args(const char *cmd, const char *fmt, ...);
+/* Dispatches `cmd` with args (stolen) and globals (stolen, NULL for none). Returns the
+ * envelope; *exit_code gets the exit status. */
+json_t *tu_run(ad_adapter *a, const char *cmd, json_t *args, json_t *globals, int *exit_code);
+
+/* Looks a value up by dotted path: "data.tree.children.0.role" (numbers index arrays).
+ * Returns a borrowed value or NULL. */
+json_t *tu_at(const json_t *v, const char *path);
+const char *tu_str(const json_t *v, const char *path);
+long long tu_int(const json_t *v, const char *path);
+/* The first node in a presented tree (depth-first) whose "name" is `name`, or NULL. */
+json_t *tu_node_named(const json_t *tree, const char *name);
+/* Counts nodes in a presented tree that carry a "ref_id". */
+size_t tu_count_refs(const json_t *tree);
+
+#endif

@@ -263,6 +263,7 @@ static void test_anchor_container_with_unknown_identity_is_unproven(void **state
 /* ---- steps 4-6 through the adapter ------------------------------------------------------- */
 
 typedef struct {
+    tu_home home;
     fake_adapter *fake;
     ad_ctx ctx;
     ad_resolved r;
@@ -276,6 +277,8 @@ static int live_setup(void **state)
     fake_add_app(l->fake, "calc", 42);
     fake_add_window(l->fake, "calc", "Calc", calc_tree());
     l->ctx.adapter = fake_base(l->fake);
+    tu_home_begin(&l->home);
+    l->ctx.state_root = l->home.state;
     *state = l;
     return 0;
 }
@@ -286,6 +289,7 @@ static int live_teardown(void **state)
     ad_resolved_clear(&l->r);
     ad_error_clear(&l->err);
     fake_free(l->fake);
+    tu_home_end(&l->home);
     free(l);
     return 0;
 }
@@ -387,9 +391,6 @@ static void test_live_twin_appears_later(void **state)
 static void test_load_steps(void **state)
 {
     live *l = *state;
-    tu_home home;
-    tu_home_begin(&home);
-    l->ctx.state_root = home.state;
     json_t *map = refmap(entry("button", "OK"));
     assert_int_equal(ad_refstore_save(&l->ctx, map, &l->err), 0);
     json_decref(map);
@@ -410,8 +411,6 @@ static void test_load_steps(void **state)
     assert_int_equal(ad_resolve_load(&l->ctx, "@e1", &l->r, &l->err), -1);
     assert_int_equal(l->err.code, AD_INVALID_ARGS);
     assert_int_equal(l->fake->n_read_window, 1); /* only the one successful resolution */
-    l->ctx.state_root = NULL;
-    tu_home_end(&home);
 }
 
 int main(void)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# quickstart.sh: the main job. Installs what is missing, builds, and runs the quick start
+# (spec quick-start.md) against GNOME Calculator, printing every envelope: status, the
+# platform skill, a skeleton, a drill into the region that holds the 7 button, find, get, is.
+# It uses the graphical session when one is reachable and otherwise starts a headless desktop
+# (Xvfb, a private D-Bus session bus, openbox, the AT-SPI bus) and stops it afterwards.
+# Commands this build does not have yet (click, wait) are shown failing closed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+source scripts/desktop-env.sh
+
+AD=build/agent-desktop
+export AGENT_DESKTOP_HOME=${AGENT_DESKTOP_HOME:-$(mktemp -d "${TMPDIR:-/tmp}/ad-quickstart.XXXXXX")}
+calc_pid=""
+cleanup_calc() { [[ -n "$calc_pid" ]] && kill "$calc_pid" 2>/dev/null && wait "$calc_pid" 2>/dev/null; true; }
+trap 'cleanup_calc; ad_desktop_stop' EXIT
+
+if ! "$AD" list-apps --app gnome-calculator | jq -e '.data.apps | length > 0' >/dev/null; then
+  gnome-calculator >/dev/null 2>&1 &
+  calc_pid=$!
+  ad_desktop_track "$calc_pid"
+  ad_desktop_wait_app gnome-calculator 30
+fi
+
+step() { printf '\n$ agent-desktop %s\n' "$*"; "$AD" "$@" || true; }
+
+echo "# 1. Check the install"
+step status
+"$AD" skills get platform | jq -r '.data.content' | head -n 12
+echo "# 2. Map the app"
+skeleton=$("$AD" snapshot --app gnome-calculator --skeleton -i --compact)
+printf '\n$ agent-desktop snapshot --app gnome-calculator --skeleton -i --compact\n%s\n' "$skeleton"
+echo "# 3. Find the 7 button and drill into the region that holds it"
+seven=$("$AD" find --app gnome-calculator --role button --name 7 --first)
+printf '\n$ agent-desktop find --app gnome-calculator --role button --name 7 --first\n%s\n' "$seven"
+# The drill target: a node of the skeleton with children_count and a ref.
+target=$(jq -r '[.. | objects | select(has("children_count") and has("ref_id")) | .ref_id] | last // empty' <<<"$skeleton")
+if [[ -n "$target" ]]; then
+  step snapshot --root "$target" -i --compact
+fi
+ref=$(jq -r '.data.match.ref_id // empty' <<<"$seven")
+if [[ -n "$ref" ]]; then
+  step get "$ref"
+  step get "$ref" --property bounds
+  step is "$ref" --property enabled
+  echo "# 4. Act (not in this build: fails closed, nothing is sent)"
+  step click "$ref"
+fi

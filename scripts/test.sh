@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test.sh: every test. Installs what is missing, builds the normal and the ASan + UBSan
+# builds, runs the unit tests in both, starts its own headless desktop, runs the end-to-end
+# tests against real apps with both binaries, stops everything it started, and prints
+# "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh || exit 1
+bash scripts/build.sh --asan || exit 1
+
+passed=0
+failed=0
+count() { # $1 = log file of meson test or pytest
+  local p f
+  p=$(grep -Eo '^Ok: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
+  f=$(grep -Eo '^Fail: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
+  if [[ -z "$p" ]]; then
+    p=$(grep -Eo '[0-9]+ passed' "$1" | tail -n1 | grep -Eo '[0-9]+' || echo 0)
+    f=$(grep -Eo '[0-9]+ (failed|error)' "$1" | awk '{s+=$1} END {print s+0}')
+  fi
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+}
+
+log=$(mktemp -d "${TMPDIR:-/tmp}/ad-test.XXXXXX")
+echo "== unit tests"
+meson test -C build --print-errorlogs >"$log/unit.txt" 2>&1
+st=$?; tail -n 8 "$log/unit.txt"; count "$log/unit.txt"; [[ $st == 0 ]] || failed=$((failed + 0))
+echo "== unit tests (ASan + UBSan)"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  meson test -C build-asan --print-errorlogs >"$log/unit-asan.txt" 2>&1
+tail -n 8 "$log/unit-asan.txt"; count "$log/unit-asan.txt"
+
+# A private desktop, always: tests must not depend on (or disturb) the user's session.
+export AD_DESKTOP_PRIVATE=1
+source scripts/desktop-env.sh || exit 1
+for variant in build build-asan; do
+  echo "== end-to-end tests ($variant)"
+  AD_BIN=$PWD/$variant/agent-desktop AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+    /usr/bin/python3 -m pytest tests/e2e -q -p no:cacheprovider >"$log/e2e-$variant.txt" 2>&1
+  tail -n 15 "$log/e2e-$variant.txt"
+  count "$log/e2e-$variant.txt"
+done
+ad_desktop_stop
+rm -rf "$log"
+echo
+echo "$passed passed, $failed failed"
+[[ $failed == 0 && $passed -gt 0 ]]

@@ -14,7 +14,12 @@ source scripts/desktop-env.sh
 AD=build/agent-desktop
 export AGENT_DESKTOP_HOME=${AGENT_DESKTOP_HOME:-$(mktemp -d "${TMPDIR:-/tmp}/ad-quickstart.XXXXXX")}
 calc_pid=""
-cleanup_calc() { [[ -n "$calc_pid" ]] && kill "$calc_pid" 2>/dev/null && wait "$calc_pid" 2>/dev/null; true; }
+cleanup_calc() {
+  if [[ -n "$calc_pid" ]]; then
+    kill "$calc_pid" 2>/dev/null || true
+    wait "$calc_pid" 2>/dev/null || true
+  fi
+}
 trap 'cleanup_calc; ad_desktop_stop' EXIT
 
 if ! "$AD" list-apps --app gnome-calculator | jq -e '.data.apps | length > 0' >/dev/null; then
@@ -28,18 +33,22 @@ step() { printf '\n$ agent-desktop %s\n' "$*"; "$AD" "$@" || true; }
 
 echo "# 1. Check the install"
 step status
-"$AD" skills get platform | jq -r '.data.content' | head -n 12
+"$AD" skills get platform | jq -r '.data.content | split("\n")[:12] | join("\n")'
 echo "# 2. Map the app"
 skeleton=$("$AD" snapshot --app gnome-calculator --skeleton -i --compact)
 printf '\n$ agent-desktop snapshot --app gnome-calculator --skeleton -i --compact\n%s\n' "$skeleton"
 echo "# 3. Find the 7 button and drill into the region that holds it"
 seven=$("$AD" find --app gnome-calculator --role button --name 7 --first)
 printf '\n$ agent-desktop find --app gnome-calculator --role button --name 7 --first\n%s\n' "$seven"
-# The drill target: a node of the skeleton with children_count and a ref.
-target=$(jq -r '[.. | objects | select(has("children_count") and has("ref_id")) | .ref_id] | last // empty' <<<"$skeleton")
-if [[ -n "$target" ]]; then
-  step snapshot --root "$target" -i --compact
-fi
+# Drill targets are refs on cut containers (children_count) and on the ancestors that cover
+# unidentifiable cuts; drill the first one that answers and show it.
+for target in $(jq -r '[.. | objects | select(has("ref_id") and (has("children_count") or
+                  (has("children") and (has("available_actions") | not)))) | .ref_id] | .[]' \
+                  <<<"$skeleton"); do
+  drill=$("$AD" snapshot --root "$target" -i --compact) || continue
+  printf '\n$ agent-desktop snapshot --root %s -i --compact\n%s\n' "$target" "$drill"
+  break
+done
 ref=$(jq -r '.data.match.ref_id // empty' <<<"$seven")
 if [[ -n "$ref" ]]; then
   step get "$ref"

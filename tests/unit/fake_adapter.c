@@ -339,10 +339,20 @@ static bool process_alive(ad_adapter *a, int pid, const char *instance)
     return false;
 }
 
+/* Like a real adapter without lim->all_bounds: bounds only for nodes that earn a ref. */
+static void drop_unasked_bounds(ad_node *n)
+{
+    if (!ad_node_refable(n)) {
+        n->bounds_state = AD_FIELD_ABSENT;
+        n->bounds = (ad_rect){0, 0, 0, 0};
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        drop_unasked_bounds(n->children[i]);
+}
+
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
-    (void)lim;
     fake_adapter *f = F(a);
     f->n_read_window++;
     if (!f->bus_available)
@@ -352,6 +362,8 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         return -1;
     memset(ret, 0, sizeof(*ret));
     ret->root = fk_copy(w->root);
+    if (!lim->all_bounds)
+        drop_unasked_bounds(ret->root);
     ret->nodes_observed = ad_node_count(ret->root);
     ret->complete = w->complete;
     ret->cut_reason = w->complete ? NULL : w->cut_reason;

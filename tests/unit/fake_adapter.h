@@ -18,7 +18,8 @@
  * owns; handing it to fake_add_window() moves it into the adapter.
  *
  * The adapter holds apps and windows ("w-fake-1", ...). Tests mutate fake_window.root and
- * the flags between calls; read_window returns a deep copy each time (the caller frees it).
+ * the flags between calls; read_window returns a deep copy each time (the caller frees it),
+ * with bounds only on ref-earning nodes unless the limits ask for all_bounds.
  */
 #ifndef FAKE_ADAPTER_H
 #define FAKE_ADAPTER_H

@@ -26,7 +26,7 @@ static ad_node *calc_tree(void)
                        fk("button|n=pow|a=Click", NULL), NULL), NULL), NULL),
               fk("listbox|n=Fruits", fk("option|n=Apple", NULL), fk("option|n=Pear", NULL), NULL),
               fk("textfield|n=Display|v=0", NULL),
-              fk("statictext|n=Status", NULL), NULL);
+              fk("statictext|n=Status|b=0,580,800,20", NULL), NULL);
 }
 
 typedef struct {
@@ -149,6 +149,14 @@ static void test_snapshot_flags_reach_the_presentation(void **state)
     json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1), 0);
     assert_null(tu_node_named(tu_at(env, "data.tree"), "Status"));
     assert_non_null(ref_named(env, "Display"));
+    json_decref(env);
+    /* --include-bounds asks the adapter for every node's bounds, not only ref-earning ones. */
+    env = run(f, "snapshot", tu_args("snapshot", "{s:b}", "include_bounds", 1), 0);
+    json_t *status = tu_node_named(tu_at(env, "data.tree"), "Status");
+    assert_int_equal((long long)json_real_value(tu_at(status, "bounds.y")), 580);
+    json_decref(env);
+    env = run(f, "snapshot", tu_args("snapshot", "{}"), 0);
+    assert_null(tu_at(tu_node_named(tu_at(env, "data.tree"), "Status"), "bounds"));
     json_decref(env);
 }
 

@@ -19,7 +19,7 @@ static ad_node *calc_tree(void)
     return fk("window|n=Calculator",
               fk("toolbar|id=headerbar", fk("button|n=Menu|a=Click|b=1,2,3,4", NULL),
                  fk("button|n=Undo|a=Click|s=disabled", NULL), NULL),
-              fk("group|n=Modes", fk("checkbox|n=Scientific|a=Toggle|s=checked", NULL),
+              fk("group|n=Modes|b=0,100,300,90", fk("checkbox|n=Scientific|a=Toggle|s=checked", NULL),
                  fk("checkbox|n=Programming|a=Toggle", NULL),
                  fk("radiobutton|n=Basic|a=Click", NULL), NULL),
               fk("textfield|n=Display|v=42|b=10,10,200,30", NULL),
@@ -383,6 +383,14 @@ static void test_get_bounds_live_or_saved(void **state)
     assert_true(json_is_false(tu_at(env, "data.live")));
     assert_true(json_is_null(tu_at(env, "data.value")));
     json_decref(env);
+    /* A drill target earns no ordinary ref, so get must ask the adapter for its bounds. */
+    json_t *skel = run(f, "snapshot", tu_args("snapshot", "{s:i}", "max_depth", 1), 0);
+    const char *modes = tu_str(tu_node_named(tu_at(skel, "data.tree"), "Modes"), "ref_id");
+    env = run(f, "get", tu_args("get", "{s:s, s:s}", "ref_id", modes, "property", "bounds"), 0);
+    assert_true(json_is_true(tu_at(env, "data.live")));
+    assert_int_equal((long long)json_real_value(tu_at(env, "data.value.height")), 90);
+    json_decref(env);
+    json_decref(skel);
     env = get(f, "Display", "title"); /* only bounds says where it came from */
     assert_null(tu_at(env, "data.live"));
     json_decref(env);

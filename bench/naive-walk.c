@@ -3,14 +3,14 @@
  * with libatspi the way a naive client does: caching off, one synchronous D-Bus call per
  * property, depth first, children by index.
  *
- *   ad-bench-naive-walk [--list-nodes] [--wait MS] APP_NAME
+ *   ad-bench-naive-walk [--list-nodes] [--verbose] [--wait MS] APP_NAME
  *
  * Per node it reads role, name, description, state set, action count and every action
  * name, child count and screen extents, then recurses (depth limit 50). Prints one JSON
  * line {"app":..., "nodes":N, "ms":walk_ms, "errors":E, "depth_cut":D}; with --list-nodes
  * it first prints every node as "role<TAB>name<TAB>child_index_path" ("/" is the window,
  * "/0/2" its first child's third child). --wait MS polls for up to MS milliseconds until
- * the app shows a window. Exit status: 0 ok, 1 app or window not found, 2 usage.
+ * the app shows a window; --verbose prints each failed call. Exit status: 0 ok, 1 app or window not found, 2 usage.
  */
 #include <atspi/atspi.h>
 #include <stdio.h>
@@ -25,11 +25,16 @@ typedef struct {
   long errors;
   long depth_cut;
   int list_nodes;
+  int verbose;
 } Walk;
 
-static int check(Walk *w, GError **err) {
+/* Counts a failed call (and with --verbose prints it); returns 0 when the call failed. */
+static int check(Walk *w, GError **err, const char *what) {
   if (*err != NULL) {
     w->errors++;
+    if (w->verbose) {
+      fprintf(stderr, "ad-bench-naive-walk: %s: %s\n", what, (*err)->message);
+    }
     g_clear_error(err);
     return 0;
   }
@@ -62,11 +67,11 @@ static void walk_node(Walk *w, AtspiAccessible *node, int depth, char *path, siz
   w->nodes++;
 
   AtspiRole role = atspi_accessible_get_role(node, &err);
-  check(w, &err);
+  check(w, &err, "role");
   gchar *name = atspi_accessible_get_name(node, &err);
-  check(w, &err);
+  check(w, &err, "name");
   gchar *desc = atspi_accessible_get_description(node, &err);
-  check(w, &err);
+  check(w, &err, "description");
   AtspiStateSet *states = atspi_accessible_get_state_set(node);
   if (states != NULL) {
     g_object_unref(states);
@@ -74,21 +79,21 @@ static void walk_node(Walk *w, AtspiAccessible *node, int depth, char *path, siz
   AtspiAction *action = atspi_accessible_get_action_iface(node);
   if (action != NULL) {
     gint n = atspi_action_get_n_actions(action, &err);
-    check(w, &err);
+    check(w, &err, "action count");
     for (gint i = 0; i < n; i++) {
       g_free(atspi_action_get_action_name(action, i, &err));
-      check(w, &err);
+      check(w, &err, "action name");
     }
     g_object_unref(action);
   }
   gint children = atspi_accessible_get_child_count(node, &err);
-  if (!check(w, &err)) {
+  if (!check(w, &err, "child count")) {
     children = 0;
   }
   AtspiComponent *component = atspi_accessible_get_component_iface(node);
   if (component != NULL) {
     AtspiRect *rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, &err);
-    check(w, &err);
+    check(w, &err, "extents");
     g_free(rect);
     g_object_unref(component);
   }
@@ -112,7 +117,7 @@ static void walk_node(Walk *w, AtspiAccessible *node, int depth, char *path, siz
   }
   for (gint i = 0; i < children; i++) {
     AtspiAccessible *child = atspi_accessible_get_child_at_index(node, i, &err);
-    if (!check(w, &err) || child == NULL) {
+    if (!check(w, &err, "child") || child == NULL) {
       continue;
     }
     int n = snprintf(path + path_len, MAX_PATH_LEN - path_len, "/%d", i);
@@ -139,7 +144,6 @@ static AtspiAccessible *find_window(const char *app_name, AtspiAccessible **ret_
     }
     gchar *name = atspi_accessible_get_name(app, NULL);
     if (name != NULL && strcmp(name, app_name) == 0) {
-      atspi_accessible_set_cache_mask(app, ATSPI_CACHE_NONE);
       AtspiAccessible *fallback = NULL;
       gint nwin = atspi_accessible_get_child_count(app, NULL);
       for (gint j = 0; j < nwin && found == NULL; j++) {
@@ -173,27 +177,6 @@ static AtspiAccessible *find_window(const char *app_name, AtspiAccessible **ret_
   return found;
 }
 
-/* atspi_init subscribes to object events to keep its cache fresh. libatspi 2.46 can handle
- * such an event from inside the D-Bus dispatch of a blocking call, make a nested blocking
- * call (atspi_state_set_contains) and deadlock on libdbus's dispatch lock; it happened
- * here walking ad-bench-synthetic while gtk3-widget-factory animated. With caching off the
- * events serve nothing, so drop the match rules atspi_init added, keeping the walk itself
- * (one call per property) unchanged. */
-static void unsubscribe_events(void) {
-  static const char *const members[] = {"ChildrenChanged", "PropertyChange", "StateChanged"};
-  DBusConnection *bus = atspi_get_a11y_bus();
-  if (bus == NULL) {
-    return;
-  }
-  for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
-    char rule[160];
-    snprintf(rule, sizeof rule,
-             "type='signal',interface='org.a11y.atspi.Event.Object',member='%s'", members[i]);
-    dbus_bus_remove_match(bus, rule, NULL);
-  }
-  dbus_connection_flush(bus);
-}
-
 int main(int argc, char **argv) {
   Walk w = {0};
   const char *app_name = NULL;
@@ -201,6 +184,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--list-nodes") == 0) {
       w.list_nodes = 1;
+    } else if (strcmp(argv[i], "--verbose") == 0) {
+      w.verbose = 1;
     } else if (strcmp(argv[i], "--wait") == 0 && i + 1 < argc) {
       wait_ms = strtol(argv[++i], NULL, 10);
     } else if (argv[i][0] != '-' && app_name == NULL) {
@@ -211,7 +196,7 @@ int main(int argc, char **argv) {
     }
   }
   if (app_name == NULL) {
-    fprintf(stderr, "usage: ad-bench-naive-walk [--list-nodes] [--wait MS] APP_NAME\n");
+    fprintf(stderr, "usage: ad-bench-naive-walk [--list-nodes] [--verbose] [--wait MS] APP_NAME\n");
     return 2;
   }
   if (atspi_init() < 0) {
@@ -220,7 +205,6 @@ int main(int argc, char **argv) {
   }
   /* Long D-Bus timeouts: a 10,000 node app can be slow to answer its first calls. */
   atspi_set_timeout(60000, 60000);
-  unsubscribe_events();
 
   gint64 deadline = g_get_monotonic_time() + wait_ms * 1000;
   AtspiAccessible *app = NULL;
@@ -233,6 +217,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ad-bench-naive-walk: no application named %s with a window\n", app_name);
     return 1;
   }
+
+  /* Caching off, but only now. libatspi asks each new app for its cache (GetItems) and
+   * stores the reply from inside the D-Bus dispatch of whatever blocking call is running;
+   * with the mask already at NONE it re-reads the states there with a nested blocking call
+   * and deadlocks on libdbus's dispatch lock (libatspi 2.46, reproducible by setting the
+   * mask before the first call to the app). The app answers in order, so one more round
+   * trip to it after the calls in find_window guarantees that reply has been handled. */
+  atspi_accessible_get_child_count(app, NULL);
+  atspi_accessible_set_cache_mask(app, ATSPI_CACHE_NONE);
 
   char path[MAX_PATH_LEN] = "";
   gint64 start = g_get_monotonic_time();

@@ -174,9 +174,9 @@ static int parse_states(const json_t *list, query *q, ad_error *err)
 
 static int shaping_check(const json_t *args, ad_error *err)
 {
+    /* --limit's default (50) lives in the handler, so an explicit --limit is visible here. */
     int n = ad_arg_bool(args, "count") + ad_arg_bool(args, "first") + ad_arg_bool(args, "last") +
-            (json_object_get(args, "nth") != NULL);
-    /* --limit has a default, so only an explicit conflict with another shape counts. */
+            (json_object_get(args, "nth") != NULL) + (json_object_get(args, "limit") != NULL);
     if (n > 1) {
         ad_error_set(err, AD_INVALID_ARGS, "--count, --first, --last, --nth and --limit are "
                                            "mutually exclusive");

@@ -22,32 +22,47 @@ static bool text_role(const char *role)
     return false;
 }
 
-static json_t *text_or_null(const ad_text *t)
+/* A live text field, falling back to the snapshot's saved value when the live read could
+ * not answer (unknown); a field known to be absent stays null. */
+static json_t *live_or_saved(const ad_text *t, const json_t *entry, const char *key)
 {
-    const char *s = ad_text_get(t);
-    return s ? json_string(s) : json_null();
+    if (t->state == AD_FIELD_KNOWN)
+        return json_string(t->text);
+    if (t->state == AD_FIELD_UNKNOWN) {
+        json_t *saved = json_object_get(entry, key);
+        return saved ? json_copy(saved) : json_null();
+    }
+    return json_null();
 }
 
 static json_t *read_property(const ad_node *n, const json_t *entry, const char *prop,
                              json_t *data)
 {
-    const ad_text *value = n->secure ? NULL : &n->value;
     if (strcmp(prop, "text") == 0) {
-        const ad_text *first = text_role(n->role) ? value : &n->name;
-        const ad_text *second = text_role(n->role) ? &n->name : value;
-        if (first && ad_text_get(first))
-            return json_string(ad_text_get(first));
-        return second ? text_or_null(second) : json_null();
+        /* The value for text roles and the name for every other role, each falling back to
+         * the other. A secure field's value is never read, so it is never a fallback. */
+        json_t *value = n->secure ? json_null() : live_or_saved(&n->value, entry, "value");
+        json_t *name = live_or_saved(&n->name, entry, "name");
+        json_t *first = text_role(n->role) ? value : name;
+        json_t *second = text_role(n->role) ? name : value;
+        json_t *pick = json_is_null(first) ? second : first;
+        json_incref(pick);
+        json_decref(value);
+        json_decref(name);
+        return pick;
     }
     if (strcmp(prop, "value") == 0)
-        return value ? text_or_null(value) : json_null();
+        return n->secure ? json_null() : live_or_saved(&n->value, entry, "value");
     if (strcmp(prop, "title") == 0)
-        return text_or_null(&n->name);
+        return live_or_saved(&n->name, entry, "name");
     if (strcmp(prop, "role") == 0)
         return json_string(n->role);
-    if (strcmp(prop, "states") == 0)
-        return n->states_state == AD_FIELD_KNOWN ? ad_states_json(n)
-                                                 : json_copy(json_object_get(entry, "states"));
+    if (strcmp(prop, "states") == 0) {
+        if (n->states_state == AD_FIELD_KNOWN)
+            return ad_states_json(n);
+        json_t *saved = json_object_get(entry, "states");
+        return saved ? json_copy(saved) : json_array();
+    }
     /* bounds */
     if (n->bounds_state == AD_FIELD_KNOWN) {
         json_object_set_new(data, "live", json_true());

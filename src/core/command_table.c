@@ -162,7 +162,7 @@ static const ad_arg_spec find_args[] = {
     {.name = "first", .type = AD_ARG_BOOL, .help = "Return the first match."},
     {.name = "last", .type = AD_ARG_BOOL, .help = "Return the last match."},
     {.name = "nth", .type = AD_ARG_INT, .help = "Return the match at zero-based index N."},
-    {.name = "limit", .type = AD_ARG_INT, .default_value = "50",
+    {.name = "limit", .type = AD_ARG_INT, 
      .help = "Return at most N matches; 0 returns all."},
     {0},
 };

@@ -222,6 +222,19 @@ json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
             set_text(aj, "description", &a.node->description);
             set_text(aj, "native_id", &a.node->native_id);
             json_object_set_new(aj, "hops", json_integer(a.hops));
+            /* The identities between anchor and container, nearest the anchor first, so a
+             * restructured region fails instead of landing on another container. */
+            json_t *between = json_array();
+            const ad_node *p = a.node->parent;
+            for (int h = 1; h < a.hops && p; h++, p = p->parent) {
+                json_t *b = json_object();
+                json_object_set_new(b, "role", json_string(p->role));
+                set_text(b, "name", &p->name);
+                set_text(b, "description", &p->description);
+                set_text(b, "native_id", &p->native_id);
+                json_array_append_new(between, b);
+            }
+            json_object_set_new(aj, "between", between);
             json_object_set_new(e, "anchor", aj);
             unique = true;
         }
@@ -264,11 +277,12 @@ typedef struct {
     size_t added;
 } emitter;
 
+/* A wrapper --compact may collapse: nothing to show, and nothing unread to hide. */
 static bool node_plain(const ad_node *n)
 {
-    return n->name.state != AD_FIELD_KNOWN && n->value.state != AD_FIELD_KNOWN &&
-           n->description.state != AD_FIELD_KNOWN && n->native_id.state != AD_FIELD_KNOWN &&
-           n->states == 0 && n->n_actions == 0;
+    return n->name.state == AD_FIELD_ABSENT && n->value.state == AD_FIELD_ABSENT &&
+           n->description.state == AD_FIELD_ABSENT && n->native_id.state == AD_FIELD_ABSENT &&
+           n->states_state != AD_FIELD_UNKNOWN && n->states == 0 && n->n_actions == 0;
 }
 
 static json_t *emit(emitter *em, const ad_node *n, int depth)

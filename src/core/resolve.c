@@ -76,6 +76,42 @@ static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
     return -1;
 }
 
+static bool same_identity(const ad_node *n, const json_t *who)
+{
+    return ad_identity_matches(n, entry_str(who, "role"), entry_str(who, "native_id"),
+                               entry_str(who, "name"), entry_str(who, "description"));
+}
+
+/* From the unique anchor, walks up its recorded hops; every node on the way and the container
+ * must still carry their recorded identity. An unread identity leaves it unproven. */
+static int walk_anchor(const json_t *entry, const json_t *anchor, ad_node **node,
+                       const char *ref_text, const ad_tree *tree, ad_error *err)
+{
+    json_int_t hops = json_integer_value(json_object_get(anchor, "hops"));
+    const json_t *between = json_object_get(anchor, "between");
+    ad_node *n = *node;
+    for (json_int_t i = 0; i < hops && n; i++) {
+        n = n->parent;
+        if (!n)
+            break;
+        if (ad_node_identity_unknown(n))
+            return unproven(err, ref_text, tree);
+        const json_t *want = i + 1 < hops ? json_array_get(between, (size_t)i) : entry;
+        if (want && !same_identity(n, want)) {
+            n = NULL;
+            break;
+        }
+    }
+    if (!n) {
+        ad_error_set(err, AD_STALE_REF, "%s no longer matches a live element", ref_text);
+        ad_error_suggest(err, "Take a fresh skeleton snapshot and drill the new ref");
+        ad_error_detail(err, "kind", json_string("saved_ref_absent"));
+        return -1;
+    }
+    *node = n;
+    return 0;
+}
+
 int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identity_index *idx,
                        const char *ref_text, ad_node **ret_node, ad_error *err)
 {
@@ -100,21 +136,8 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
         ad_error_detail(err, "kind", json_string("saved_ref_absent"));
         return -1;
     }
-    if (json_is_object(anchor)) {
-        /* Walk up from the unique anchor; the container there must still be what was cut. */
-        json_int_t hops = json_integer_value(json_object_get(anchor, "hops"));
-        for (json_int_t i = 0; i < hops && node; i++)
-            node = node->parent;
-        if (!node || !ad_identity_matches(node, entry_str(entry, "role"),
-                                          entry_str(entry, "native_id"),
-                                          entry_str(entry, "name"),
-                                          entry_str(entry, "description"))) {
-            ad_error_set(err, AD_STALE_REF, "%s no longer matches a live element", ref_text);
-            ad_error_suggest(err, "Take a fresh skeleton snapshot and drill the new ref");
-            ad_error_detail(err, "kind", json_string("saved_ref_absent"));
-            return -1;
-        }
-    }
+    if (json_is_object(anchor) && walk_anchor(entry, anchor, &node, ref_text, tree, err) < 0)
+        return -1;
     *ret_node = node;
     return 0;
 }

@@ -27,6 +27,7 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
     bool complete = all.complete;
     ad_app_list_free(&all);
     if (ret->count == 0) {
+        ad_app_list_free(ret);
         if (!complete) {
             ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
             ad_error_detail(err, "kind", json_string("inventory_incomplete"));
@@ -39,41 +40,32 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
     return 0;
 }
 
-int ad_window_narrow(const ad_window *wins, size_t count, size_t *ret_remaining)
+static bool narrow_pass(const ad_window *w, int step)
 {
-    if (count == 1)
-        return 0;
-    bool keep[count];
+    return step == 0 ? w->visible : step == 1 ? w->is_focused : w->accessible;
+}
+
+int ad_window_narrow(const ad_window *wins, size_t count, bool *keep)
+{
     for (size_t i = 0; i < count; i++)
         keep[i] = true;
+    if (count == 1)
+        return 0;
+    /* Each step keeps the windows that pass it, unless none does (then it is skipped), and
+     * stops as soon as exactly one is left. */
     for (int step = 0; step < 3; step++) {
         size_t left = 0, last = 0;
-        for (size_t i = 0; i < count; i++) {
-            if (!keep[i])
-                continue;
-            bool pass = step == 0 ? wins[i].visible
-                      : step == 1 ? wins[i].is_focused
-                                  : wins[i].accessible;
-            if (pass) {
+        for (size_t i = 0; i < count; i++)
+            if (keep[i] && narrow_pass(&wins[i], step)) {
                 left++;
                 last = i;
             }
-        }
         if (left == 1)
             return (int)last;
         if (left > 1)
             for (size_t i = 0; i < count; i++)
-                if (keep[i]) {
-                    bool pass = step == 0 ? wins[i].visible
-                              : step == 1 ? wins[i].is_focused
-                                          : wins[i].accessible;
-                    keep[i] = pass;
-                }
+                keep[i] = keep[i] && narrow_pass(&wins[i], step);
     }
-    size_t left = 0;
-    for (size_t i = 0; i < count; i++)
-        left += keep[i];
-    *ret_remaining = left;
     return -1;
 }
 
@@ -117,18 +109,26 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
         }
         goto done;
     }
-    size_t remaining = 0;
-    int pick = ad_window_narrow(wins.items, wins.count, &remaining);
+    bool *keep = calloc(wins.count, sizeof(*keep));
+    if (!keep) {
+        ad_error_set(err, AD_INTERNAL, "out of memory");
+        goto done;
+    }
+    int pick = ad_window_narrow(wins.items, wins.count, keep);
     if (pick >= 0) {
         ad_window_copy(ret, &wins.items[pick]);
+        free(keep);
         rc = 0;
         goto done;
     }
-    ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %zu candidate windows", app, wins.count);
-    ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
     json_t *c = json_array();
-    for (size_t i = 0; i < wins.count && i < 10; i++)
-        json_array_append_new(c, candidate_json(&wins.items[i]));
+    size_t left = 0;
+    for (size_t i = 0; i < wins.count; i++)
+        if (keep[i] && left++ < 10)
+            json_array_append_new(c, candidate_json(&wins.items[i]));
+    free(keep);
+    ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %zu candidate windows", app, left);
+    ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
     ad_error_detail(err, "candidates", c);
 done:
     ad_app_list_free(&apps);

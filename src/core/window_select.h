@@ -3,6 +3,8 @@
 #ifndef AD_WINDOW_SELECT_H
 #define AD_WINDOW_SELECT_H
 
+#include <stdbool.h>
+
 #include "core/ctx.h"
 
 /* Finds the apps matching --app (exact, case-insensitive, on the app name, its desktop entry
@@ -15,8 +17,9 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
 int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                      ad_window *ret, ad_error *err);
 
-/* Narrows candidates in place by the four steps; returns the index chosen or -1 when several
- * remain (then *ret_remaining lists how many). Exposed for unit tests. */
-int ad_window_narrow(const ad_window *wins, size_t count, size_t *ret_remaining);
+/* Applies the narrowing steps (one window; visible; focused; accessible). Returns the index
+ * chosen, or -1 when several remain; keep[i] (count entries, caller's) then marks the windows
+ * still left. Exposed for unit tests. */
+int ad_window_narrow(const ad_window *wins, size_t count, bool *keep);
 
 #endif

@@ -185,3 +185,33 @@ int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_er
     free(names);
     return 0;
 }
+
+static char *app_property(sd_bus *bus, const char *bus_name, const char *prop)
+{
+    char *value = NULL;
+    sd_bus_get_property_string(bus, bus_name, ATSPI_ROOT_PATH, "org.a11y.atspi.Application",
+                               prop, NULL, &value);
+    return value;
+}
+
+bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name)
+{
+    char *name = app_property(bus, bus_name, "ToolkitName");
+    char *version = app_property(bus, bus_name, "ToolkitVersion");
+    bool relative = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
+    free(name);
+    free(version);
+    return relative;
+}
+
+int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name)
+{
+    uint32_t pid = 0;
+    sd_bus_message *reply = NULL;
+    if (sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                           "org.freedesktop.DBus", "GetConnectionUnixProcessID", NULL, &reply,
+                           "s", bus_name) >= 0)
+        sd_bus_message_read(reply, "u", &pid);
+    sd_bus_message_unref(reply);
+    return (int)pid;
+}

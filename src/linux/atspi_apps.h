@@ -4,6 +4,8 @@
 
 #include <systemd/sd-bus.h>
 
+#include <stdbool.h>
+
 #include "platform/adapter.h"
 
 int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err);
@@ -17,4 +19,11 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
 char *ad_atspi_window_id(const char *bus, const char *path);
 int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path);
 
+
+
+/* True when the app's toolkit reports extents relative to its window instead of the screen
+ * (GTK 4: Application.ToolkitName "GTK" with ToolkitVersion 4.x). */
+bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name);
+/* The pid behind a bus name, or 0. */
+int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name);
 #endif

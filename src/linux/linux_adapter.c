@@ -8,6 +8,7 @@
 #include "linux/atspi_bus.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_origin.h"
 
 typedef struct {
     ad_adapter base;
@@ -88,6 +89,39 @@ static bool process_alive(ad_adapter *a, int pid, const char *instance)
     return ad_proc_alive(pid, instance);
 }
 
+static void unknown_bounds(ad_node *n)
+{
+    if (n->bounds_state == AD_FIELD_KNOWN)
+        n->bounds_state = AD_FIELD_UNKNOWN;
+    for (size_t i = 0; i < n->n_children; i++)
+        unknown_bounds(n->children[i]);
+}
+
+static void offset_bounds(ad_node *n, int dx, int dy)
+{
+    if (n->bounds_state == AD_FIELD_KNOWN) {
+        n->bounds.x += dx;
+        n->bounds.y += dy;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        offset_bounds(n->children[i], dx, dy);
+}
+
+/* GTK 4 reports extents relative to its window: add the window's origin on the X screen.
+ * When the origin cannot be found (no X display, Wayland, an ambiguous title) the bounds of
+ * that tree are marked unknown rather than reported in the wrong space. */
+static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root)
+{
+    if (!root || !ad_atspi_extents_window_relative(la->bus, bus))
+        return;
+    int x = 0, y = 0;
+    if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus), ad_text_get(&root->name), &x,
+                             &y) == 0)
+        offset_bounds(root, x, y);
+    else
+        unknown_bounds(root);
+}
+
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -100,6 +134,8 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         return -1;
     }
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, err);
+    if (rc == 0)
+        to_screen_coordinates(la, bus, ret->root);
     free(bus);
     free(path);
     return rc;

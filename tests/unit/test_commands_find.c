@@ -281,11 +281,10 @@ static void test_find_argument_errors(void **state)
 
 static void test_find_limit_conflicts_with_single_match_shapes(void **state)
 {
-    /* BUG: commands/observation.md: "--count, --first, --last, --nth, and --limit are mutually
+    /* Regression (was a bug): commands/observation.md: "--count, --first, --last, --nth, and --limit are mutually
      * exclusive", and find fails with INVALID_ARGS for conflicting shaping flags. The table
      * gives --limit a default of 50, so shaping_check() cannot see an explicit --limit and
      * `find --first --limit 5` succeeds (the limit is silently ignored). */
-    BUG_SKIP();
     fx *f = *state;
     expect_code(run(f, "find", tu_args("find", "{s:b, s:i}", "first", 1, "limit", 5), 1),
                 "INVALID_ARGS");
@@ -398,11 +397,10 @@ static void test_get_bounds_live_or_saved(void **state)
 
 static void test_get_value_falls_back_to_the_snapshot(void **state)
 {
-    /* BUG: commands/observation.md, get: "text, value, bounds, and states read live state
+    /* Regression (was a bug): commands/observation.md, get: "text, value, bounds, and states read live state
      * when the adapter can and fall back to the snapshot's saved values otherwise". get_is.c
      * falls back only for bounds and states: a value the live read could not answer comes
      * back null although the ref entry saved "42". */
-    BUG_SKIP();
     fx *f = *state;
     ad_text_unknown(&live(f, "textfield", "Display")->value);
     expect_get(f, "Display", "value", "42");

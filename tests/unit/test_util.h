@@ -9,14 +9,6 @@
 
 #include "platform/adapter.h"
 
-/* Tests that document a bug in src/ call BUG_SKIP() first: they are skipped unless
- * AD_RUN_BUG_TESTS is set, which shows them failing. Needs <cmocka.h> and <stdlib.h>. */
-#define BUG_SKIP()                          \
-    do {                                    \
-        if (!getenv("AD_RUN_BUG_TESTS"))    \
-            skip();                         \
-    } while (0)
-
 /* A temp directory and AGENT_DESKTOP_HOME pointing at <dir>/state (not created yet). The
  * previous value of the variable is restored by tu_home_end, which also removes the dir. */
 typedef struct {

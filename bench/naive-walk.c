@@ -10,7 +10,8 @@
  * line {"app":..., "nodes":N, "ms":walk_ms, "errors":E, "depth_cut":D}; with --list-nodes
  * it first prints every node as "role<TAB>name<TAB>child_index_path" ("/" is the window,
  * "/0/2" its first child's third child). --wait MS polls for up to MS milliseconds until
- * the app shows a window; --verbose prints each failed call. Exit status: 0 ok, 1 app or window not found, 2 usage.
+ * the app shows a window; --verbose prints each failed call.
+ * Exit status: 0 ok, 1 app or window not found, 2 usage.
  */
 #include <atspi/atspi.h>
 #include <stdio.h>

@@ -6,12 +6,13 @@
 # Kills exactly the processes listed in DIR/pids (the desktop's daemons plus any app pids a
 # test appended, one "PID [STARTTIME [LABEL]]" per line), the processes they spawned
 # (collected before anything is signalled, while the parent links still exist), and the
-# processes whose environment holds this desktop's private XDG_RUNTIME_DIR (apps a test did
-# not record, D-Bus activated services such as portals, gvfs and the AT-SPI registry). A line whose STARTTIME
-# no longer matches /proc belongs to a reused pid and is skipped. Order: last recorded
-# first, children before parents; SIGTERM, then SIGKILL for whatever is still alive after
-# AD_DESKTOP_KILL_TIMEOUT_S (default 5 s). Finally removes the private runtime dir and any
-# X lock file or socket a killed Xvfb left behind. Safe to run twice.
+# processes whose environment holds this desktop's private XDG_RUNTIME_DIR: apps a test did
+# not record, and D-Bus activated services (portals, gvfs, the AT-SPI registry). The caller
+# and its ancestors are never touched. A line whose STARTTIME no longer matches /proc
+# belongs to a reused pid and is skipped. Order: unrecorded members, then the last recorded
+# pid first, children before parents; SIGTERM, then SIGKILL for whatever is still alive
+# after AD_DESKTOP_KILL_TIMEOUT_S (default 5 s). Finally removes the private runtime dir and
+# any X lock file or socket a killed Xvfb left behind. Safe to run twice.
 set -euo pipefail
 
 [[ $# -eq 1 ]] || { echo "usage: desktop-down.sh DIR" >&2; exit 2; }
@@ -123,7 +124,8 @@ if [[ -f "$DIR/display" ]]; then
   n=$(<"$DIR/display")
   if [[ "$n" =~ ^[0-9]+$ && -f /tmp/.X$n-lock ]]; then
     lock_pid=$(tr -dc 0-9 </tmp/.X$n-lock || true)
-    if [[ -n "$lock_pid" ]] && ! alive "$lock_pid" && grep -qw "^$lock_pid" "$DIR/pids" 2>/dev/null; then
+    if [[ -n "$lock_pid" ]] && ! alive "$lock_pid" \
+        && grep -qw "^$lock_pid" "$DIR/pids" 2>/dev/null; then
       rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
     fi
   fi

@@ -178,7 +178,11 @@ wait_for "the AT-SPI registry" "$launcher_pid" registry_ready \
 
 # --- env file -----------------------------------------------------------------------------
 emit() { # NAME VALUE: quote only when the value holds characters the shell would parse
-  if [[ "$2" =~ ^[A-Za-z0-9_:/.,=+@%-]*$ ]]; then echo "export $1=$2"; else echo "export $1='$2'"; fi
+  if [[ "$2" =~ ^[A-Za-z0-9_:/.,=+@%-]*$ ]]; then
+    echo "export $1=$2"
+  else
+    echo "export $1='$2'"
+  fi
 }
 {
   emit DISPLAY "$display"

@@ -197,7 +197,7 @@ static char *app_property(sd_bus *bus, const char *bus_name, const char *prop)
 bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name)
 {
     char *name = app_property(bus, bus_name, "ToolkitName");
-    char *version = app_property(bus, bus_name, "ToolkitVersion");
+    char *version = app_property(bus, bus_name, "Version"); /* the toolkit version */
     bool relative = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
     free(name);
     free(version);

@@ -10,6 +10,7 @@
 #include "linux/atspi_map.h"
 #include "linux/dbus_pipe.h"
 #include "linux/proc.h"
+#include "linux/x11_origin.h"
 
 #define STATE_ACTIVE 1u
 #define STATE_DEFUNCT 6u
@@ -176,6 +177,23 @@ static void free_probes(win_probe *w)
     }
 }
 
+/* GTK 4 windows report their extents at 0,0 (relative to themselves): take the origin from
+ * the X server, or leave the bounds unknown rather than wrong. */
+static void fix_window_origins(sd_bus *bus, const ad_app *app, ad_window_list *l, size_t from)
+{
+    if (from >= l->count || !ad_atspi_extents_window_relative(bus, app->handle))
+        return;
+    for (size_t i = from; i < l->count; i++) {
+        int x, y;
+        if (ad_x11_window_origin(app->pid, l->items[i].title, &x, &y) == 0) {
+            l->items[i].bounds.x = x;
+            l->items[i].bounds.y = y;
+        } else {
+            l->items[i].bounds_known = false;
+        }
+    }
+}
+
 int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
                           ad_window_list *ret, ad_error *err)
 {
@@ -215,6 +233,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             w = next;
         }
         ctxs[i].wins = rev;
+        size_t first_of_app = ret->count;
         for (win_probe *w = rev; w; w = w->next) {
             if (ret->count == cap) {
                 cap = cap ? cap * 2 : 8;
@@ -227,6 +246,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
                 ret->count++;
         }
         free_probes(ctxs[i].wins);
+        fix_window_origins(bus, &apps->items[i], ret, first_of_app);
     }
     free(ctxs);
     ad_app_list_free(&all);

@@ -324,8 +324,8 @@ static GtkWidget *build_tree(Fixture *fx) {
   GtkWidget *tree = gtk_tree_view_new_with_model(GTK_TREE_MODEL(store));
   g_object_unref(store);
   ad_name(tree, "fruit_tree", "Fruit tree");
-  GtkTreeViewColumn *col =
-      gtk_tree_view_column_new_with_attributes("Fruit", gtk_cell_renderer_text_new(), "text", 0, NULL);
+  GtkCellRenderer *text = gtk_cell_renderer_text_new();
+  GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes("Fruit", text, "text", 0, NULL);
   gtk_tree_view_append_column(GTK_TREE_VIEW(tree), col);
   g_signal_connect(tree, "row-expanded", G_CALLBACK(on_tree_row_toggled), fx);
   g_signal_connect(tree, "row-collapsed", G_CALLBACK(on_tree_row_toggled), fx);

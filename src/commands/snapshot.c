@@ -77,6 +77,8 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     lim.all_bounds = opts->include_bounds;
     if (ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, err) < 0)
         goto done;
+    ad_log(ctx, "read %s: %zu nodes, %s%s", win.id, tree.nodes_observed,
+           tree.complete ? "complete" : "cut: ", tree.complete ? "" : tree.cut_reason);
     idx = ad_identity_index_build(tree.root);
     char id[AD_SNAPSHOT_ID_MAX + 1];
     if (!idx || ad_snapshot_id_new(id) < 0) {

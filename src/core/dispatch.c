@@ -114,6 +114,33 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     return 0;
 }
 
+/* A session whose manifest says it ended refuses every command but version and skills. */
+static int check_session_open(const ad_ctx *ctx, ad_error *err)
+{
+    if (!ctx->session_id)
+        return 0;
+    char *ns = ad_namespace_path(ctx->state_root, ctx->session_id), *path = NULL;
+    if (!ns || asprintf(&path, "%s/session.json", ns) < 0) {
+        free(ns);
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    }
+    json_t *manifest = json_load_file(path, 0, NULL);
+    json_t *ended = json_object_get(manifest, "ended_at");
+    int rc = 0;
+    if (ended && !json_is_null(ended)) {
+        ad_error_set(err, AD_INVALID_ARGS, "Session '%s' has ended", ctx->session_id);
+        ad_error_suggest(err, "Unset AGENT_DESKTOP_SESSION and omit --session, then run the "
+                              "command or start a new session");
+        ad_error_detail(err, "kind", json_string("session_ended"));
+        ad_error_detail(err, "session_id", json_string(ctx->session_id));
+        rc = -1;
+    }
+    json_decref(manifest);
+    free(path);
+    free(ns);
+    return rc;
+}
+
 static bool needs_state(const ad_command *cmd)
 {
     return strcmp(cmd->name, "version") != 0 && strcmp(cmd->name, "skills") != 0;
@@ -135,7 +162,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
         goto done;
     if (needs_state(cmd)) {
         if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
-            ad_state_root_resolve(&ctx.state_root, &err) < 0)
+            ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
+            check_session_open(&ctx, &err) < 0)
             goto done;
     }
     /* Argument errors come before capability errors: a bare @eN is INVALID_ARGS even for a
@@ -153,7 +181,10 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
         ad_error_detail(&err, "retryable", json_false());
         goto done;
     }
+    int64_t started = ad_now_us();
     rc = cmd->handler(&ctx, args, &data, &err);
+    ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
+           (long long)((ad_now_us() - started) / 1000));
 done:;
     json_t *env;
     if (rc == 0) {

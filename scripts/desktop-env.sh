@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # desktop-env.sh: give the sourcing script a desktop with a working AT-SPI bus.
 #
 #   source scripts/desktop-env.sh
@@ -10,7 +11,8 @@
 # ad_desktop_stop in it). AD_DESKTOP_KEEP_LOGS=1 keeps the temp dir with the daemons' logs.
 #
 # Defines:
-#   ad_desktop_track PID           record an app pid so desktop-down.sh stops it too
+#   ad_desktop_track PID           record an app pid so desktop-down.sh stops it too (a
+#                                  no-op on a reused session: stop your apps yourself)
 #   ad_desktop_wait_app NAME [S]   wait up to S seconds (default 30) until an application
 #                                  named NAME shows a frame/window on the AT-SPI registry
 #   ad_desktop_stop                stop the private desktop now (no-op for a reused one)
@@ -21,6 +23,11 @@ _ad_scripts_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 AD_DESKTOP_OWNED=${AD_DESKTOP_OWNED:-0}
 
 _ad_session_usable() {
+  # Never let dbus-send autolaunch a bus: without an address, accept only the systemd
+  # user bus socket.
+  if [[ -z "${DBUS_SESSION_BUS_ADDRESS:-}" && -S "${XDG_RUNTIME_DIR:-/nonexistent}/bus" ]]; then
+    export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+  fi
   [[ -n "${DISPLAY:-}" && -n "${DBUS_SESSION_BUS_ADDRESS:-}" ]] || return 1
   xdpyinfo >/dev/null 2>&1 || return 1
   # Activation is fine here: on a real session org.a11y.Bus has no owner until first use.
@@ -83,6 +90,7 @@ else
   if ! "$_ad_scripts_dir/desktop-up.sh" "$_ad_desktop_tmp" >/dev/null; then
     rm -rf -- "$_ad_desktop_tmp"
     echo "desktop-env: could not start a headless desktop" >&2
+    # shellcheck disable=SC2317  # exit is reached when the file is run, not sourced
     return 1 2>/dev/null || exit 1
   fi
   # shellcheck disable=SC1091

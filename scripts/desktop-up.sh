@@ -7,10 +7,12 @@
 # private D-Bus session bus, openbox, and the AT-SPI bus launcher. Each step is polled
 # against a deadline (AD_DESKTOP_TIMEOUT_S, default 30 s per step). On success DIR holds:
 #   pids          one line per started process: "PID STARTTIME LABEL" (tests may append
-#                 more lines, a bare "PID" is enough); desktop-down.sh kills exactly these
+#                 their app pids, a bare "PID" is enough); desktop-down.sh kills these and
+#                 the services D-Bus activated on the desktop's buses
 #   env           the exports a client needs (also printed on stdout)
 #   runtime-dir   the private XDG_RUNTIME_DIR created here (mode 0700)
 #   display       the display number
+#   bus-address, a11y-address   the session and accessibility bus addresses
 #   *.log         stdout/stderr of each daemon
 # On failure everything started so far is stopped again and the exit status is non-zero.
 set -euo pipefail
@@ -28,15 +30,29 @@ for tool in Xvfb dbus-daemon dbus-send openbox xdpyinfo xprop; do
   command -v "$tool" >/dev/null || die "$tool not found (run scripts/install-deps.sh)"
 done
 
+now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
+
+# Field 22 of /proc/PID/stat (start time in clock ticks) tells a pid from its reuse.
+starttime() {
+  local stat
+  local -a f
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+  stat=${stat##*) }
+  read -r -a f <<<"$stat"
+  echo "${f[19]}"
+}
+
 if [[ -s "$DIR/pids" ]]; then
-  while read -r pid _; do
-    if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+  while read -r pid st _; do
+    [[ "$pid" =~ ^[0-9]+$ ]] || continue
+    now_st=$(starttime "$pid") || continue
+    if [[ -z "${st:-}" || "$st" == "$now_st" ]]; then
       die "$DIR already holds a running desktop (pid $pid); run desktop-down.sh first"
     fi
   done <"$DIR/pids"
 fi
 : >"$DIR/pids"
-rm -f "$DIR/env" "$DIR/display" "$DIR/runtime-dir"
+rm -f "$DIR/env" "$DIR/display" "$DIR/runtime-dir" "$DIR/bus-address" "$DIR/a11y-address"
 
 ok=0
 cleanup_on_failure() {
@@ -46,17 +62,6 @@ cleanup_on_failure() {
   fi
 }
 trap cleanup_on_failure EXIT
-
-now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
-
-# Field 22 of /proc/PID/stat (start time in clock ticks) tells a pid from its reuse.
-starttime() {
-  local stat
-  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
-  stat=${stat##*) }
-  read -r -a f <<<"$stat"
-  echo "${f[19]}"
-}
 
 record_pid() { # PID LABEL
   local st
@@ -87,6 +92,14 @@ wait_for() {
   done
 }
 
+# Ready when the display answers and its lock file names our Xvfb: with several desktops
+# starting at once, another Xvfb may own :N and answer while ours is exiting.
+xvfb_ready() { # N PID
+  local lock_pid
+  lock_pid=$(tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null) || return 1
+  [[ "$lock_pid" == "$2" ]] && DISPLAY=":$1" xdpyinfo >/dev/null 2>&1
+}
+
 # --- 1. Xvfb on a free display ------------------------------------------------------------
 xvfb_pid="" display=""
 for ((n = 90; n < 190; n++)); do
@@ -94,7 +107,7 @@ for ((n = 90; n < 190; n++)); do
   Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset </dev/null >"$DIR/xvfb.log" 2>&1 &
   xvfb_pid=$!
   rc=0
-  DISPLAY=":$n" wait_for "Xvfb :$n" "$xvfb_pid" xdpyinfo || rc=$?
+  wait_for "Xvfb :$n" "$xvfb_pid" xvfb_ready "$n" "$xvfb_pid" || rc=$?
   if [[ $rc -eq 0 ]]; then display=":$n"; break; fi
   if [[ $rc -eq 1 ]]; then kill "$xvfb_pid" 2>/dev/null || true; exit 1; fi
   wait "$xvfb_pid" 2>/dev/null || true   # lost a race for :$n; try the next one
@@ -105,7 +118,9 @@ record_pid "$xvfb_pid" xvfb
 echo "${display#:}" >"$DIR/display"
 
 # --- private runtime dir ------------------------------------------------------------------
-runtime_dir=$(mktemp -d "${TMPDIR:-/tmp}/ad-xdg-runtime.XXXXXX")
+# Always under /tmp, not $TMPDIR: the accessibility bus socket lives in it
+# ($XDG_RUNTIME_DIR/at-spi/bus_N) and a unix socket path must fit in 108 bytes.
+runtime_dir=$(mktemp -d /tmp/ad-xdg-runtime.XXXXXX)
 chmod 0700 "$runtime_dir"
 echo "$runtime_dir" >"$DIR/runtime-dir"
 
@@ -166,6 +181,7 @@ get_a11y_address() {
 }
 wait_for "org.a11y.Bus.GetAddress" "$launcher_pid" get_a11y_address || die "GetAddress failed"
 get_a11y_address
+echo "$a11y_address" >"$DIR/a11y-address"
 # The registry daemon is activated on the accessibility bus on first use; start it now so
 # the first client does not pay for it, and so a broken registry fails here, loudly.
 registry_ready() {

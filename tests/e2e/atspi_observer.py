@@ -1,0 +1,322 @@
+"""atspi_observer: an independent read of the desktop through pyatspi.
+
+The end-to-end tests compare agent-desktop's JSON with what this module reads from the same
+window over AT-SPI, so a test checks the product against a second observer instead of
+trusting `ok: true`. Nothing here imports or shells out to agent-desktop.
+
+Every read goes to the application live: libatspi's per-application cache is switched off
+(a test process runs no main loop, so cached states and names would never be refreshed).
+"""
+import time
+from collections import namedtuple
+
+import pyatspi
+from gi.repository import Atspi
+
+# AT-SPI role name -> agent-desktop canonical role, only for the roles the test apps expose
+# (GTK3 ad-fixture, GTK 4.8 gnome-calculator). A role missing here makes canonical_role()
+# raise, so a new role is noticed rather than guessed.
+ROLE_TO_CANONICAL = {
+    "frame": "window",
+    "dialog": "dialog",
+    "push button": "button",
+    "toggle button": "button",
+    "table column header": "button",
+    "column header": "button",
+    "check box": "checkbox",
+    "radio button": "radiobutton",
+    "text": "textfield",
+    "password text": "textfield",
+    "entry": "textfield",
+    "label": "statictext",
+    "panel": "group",
+    "filler": "group",
+    "menu bar": "group",
+    "viewport": "group",
+    "menu": "menu",
+    "popup menu": "menu",
+    "menu item": "menuitem",
+    "combo box": "combobox",
+    "scroll pane": "scrollarea",
+    "scroll bar": "scrollbar",
+    "tree table": "outline",
+    "tree": "outline",
+    "table cell": "cell",
+    "list": "list",
+    "list item": "option",
+    "separator": "separator",
+    "image": "image",
+    "icon": "image",
+    "slider": "slider",
+    "spin button": "incrementor",
+    "page tab": "tab",
+    "page tab list": "tablist",
+    "tool bar": "toolbar",
+    "progress bar": "progressbar",
+}
+
+# AT-SPI role names that agent-desktop counts as buttons (canonical "button").
+BUTTON_ROLES = {k for k, v in ROLE_TO_CANONICAL.items() if v == "button"}
+
+WINDOW_ROLES = {"frame", "window", "dialog"}
+
+Observed = namedtuple(
+    "Observed",
+    "role name description accessible_id states child_count extents path acc",
+)
+
+
+def canonical_role(atspi_role_name):
+    try:
+        return ROLE_TO_CANONICAL[atspi_role_name]
+    except KeyError:
+        raise AssertionError("atspi_observer has no canonical role for AT-SPI role %r; add it "
+                             "to ROLE_TO_CANONICAL" % atspi_role_name) from None
+
+
+def _no_cache(app):
+    try:
+        app.set_cache_mask(Atspi.Cache.NONE)
+        app.clear_cache()
+    except Exception:  # an app that went away between listing and now
+        pass
+
+
+def desktop_apps():
+    """The applications registered on the accessibility bus, live."""
+    desktop = pyatspi.Registry.getDesktop(0)
+    apps = []
+    for i in range(desktop.childCount):
+        try:
+            app = desktop.getChildAtIndex(i)
+        except Exception:
+            continue
+        if app is None:
+            continue
+        _no_cache(app)
+        apps.append(app)
+    return apps
+
+
+def app_pid(app):
+    try:
+        return app.get_process_id()
+    except Exception:
+        return None
+
+
+def apps_named(name):
+    out = []
+    for app in desktop_apps():
+        try:
+            if app.name == name:
+                out.append(app)
+        except Exception:
+            continue
+    return out
+
+
+def app_for_pid(pid):
+    for app in desktop_apps():
+        if app_pid(app) == pid:
+            return app
+    return None
+
+
+def state_names(acc):
+    """The element's AT-SPI states as their nicks ('sensitive', 'checked', ...)."""
+    return frozenset(s.value_nick for s in acc.getState().getStates())
+
+
+def windows_of(app, shown_only=True):
+    """Top-level windows of an application; with shown_only, those VISIBLE and SHOWING."""
+    out = []
+    for i in range(app.childCount):
+        try:
+            w = app.getChildAtIndex(i)
+            if w is None or w.getRoleName() not in WINDOW_ROLES:
+                continue
+            st = state_names(w)
+        except Exception:
+            continue
+        if shown_only and not ({"visible", "showing"} <= st):
+            continue
+        out.append(w)
+    return out
+
+
+def window_for_pid(pid, title=None):
+    """The first shown top-level window of the process (optionally with this title)."""
+    app = app_for_pid(pid)
+    if app is None:
+        return None
+    for w in windows_of(app):
+        if title is None or w.name == title:
+            return w
+    return None
+
+
+def wait_for_window(pid, timeout=30.0, title=None, ready=None, alive=None):
+    """Polls until the process shows a window (and `ready(window)` holds); returns it.
+
+    `alive()` returning False stops the wait early (the process died)."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while True:
+        try:
+            w = window_for_pid(pid, title)
+            if w is not None and (ready is None or ready(w)):
+                return w
+        except Exception as e:  # the app is still registering its objects
+            last_error = e
+        if alive is not None and not alive():
+            raise AssertionError("process %d exited before it showed a window" % pid)
+        if time.monotonic() > deadline:
+            raise AssertionError("process %d showed no window on the AT-SPI bus within %gs "
+                                 "(last error: %r)" % (pid, timeout, last_error))
+        time.sleep(0.1)
+
+
+def extents(acc):
+    """Screen rectangle (x, y, width, height) of the element, or None without Component."""
+    try:
+        comp = acc.queryComponent()
+    except NotImplementedError:
+        return None
+    box = comp.getExtents(pyatspi.DESKTOP_COORDS)
+    return (box.x, box.y, box.width, box.height)
+
+
+def accessible_id(acc):
+    try:
+        return acc.get_accessible_id() or ""
+    except Exception:
+        return ""
+
+
+def read(acc, path=()):
+    """One element, read live."""
+    return Observed(
+        role=acc.getRoleName(),
+        name=acc.name or "",
+        description=acc.description or "",
+        accessible_id=accessible_id(acc),
+        states=state_names(acc),
+        child_count=acc.childCount,
+        extents=extents(acc),
+        path=tuple(path),
+        acc=acc,
+    )
+
+
+def walk(root, max_depth=None, with_extents=False):
+    """Pre-order list of Observed for the subtree at root (the root's path is ())."""
+    out = []
+
+    def visit(acc, path):
+        o = read(acc, path) if with_extents else read_light(acc, path)
+        out.append(o)
+        if max_depth is not None and len(path) >= max_depth:
+            return
+        for i in range(acc.childCount):
+            child = acc.getChildAtIndex(i)
+            if child is not None:
+                visit(child, path + (i,))
+
+    visit(root, ())
+    return out
+
+
+def read_light(acc, path=()):
+    """Like read() without the extents call (cheaper for whole-tree walks)."""
+    return Observed(
+        role=acc.getRoleName(),
+        name=acc.name or "",
+        description=acc.description or "",
+        accessible_id=accessible_id(acc),
+        states=state_names(acc),
+        child_count=acc.childCount,
+        extents=None,
+        path=tuple(path),
+        acc=acc,
+    )
+
+
+def at_path(root, path):
+    acc = root
+    for i in path:
+        acc = acc.getChildAtIndex(i)
+        if acc is None:
+            return None
+    return acc
+
+
+def find_all(root, predicate):
+    return [o for o in walk(root) if predicate(o)]
+
+
+def by_id(root, wanted_id):
+    """The first element under root whose accessible id is wanted_id, or None."""
+    stack = [root]
+    while stack:
+        acc = stack.pop()
+        if accessible_id(acc) == wanted_id:
+            return acc
+        for i in range(acc.childCount - 1, -1, -1):
+            child = acc.getChildAtIndex(i)
+            if child is not None:
+                stack.append(child)
+    return None
+
+
+def ancestors(acc):
+    out = []
+    p = acc.parent
+    while p is not None and p.getRoleName() != "application":
+        out.append(p)
+        p = p.parent
+    return out
+
+
+def text_of(acc):
+    """The element's text through the Text interface ('' without it)."""
+    try:
+        t = acc.queryText()
+    except NotImplementedError:
+        return ""
+    return t.getText(0, -1)
+
+
+def set_text(acc, text):
+    return acc.queryEditableText().setTextContents(text)
+
+
+def action_names(acc):
+    try:
+        a = acc.queryAction()
+    except NotImplementedError:
+        return []
+    return [a.getName(i) for i in range(a.nActions)]
+
+
+def do_action(acc, name=None, index=0):
+    """Runs an action by name (or index) through the Action interface."""
+    a = acc.queryAction()
+    if name is not None:
+        names = [a.getName(i) for i in range(a.nActions)]
+        if name not in names:
+            raise AssertionError("no action %r on %s (has %r)" % (name, acc.getRoleName(), names))
+        index = names.index(name)
+    return a.doAction(index)
+
+
+def wait_until(predicate, timeout=10.0, what="condition", interval=0.05):
+    """Polls predicate() until it returns a truthy value, which is returned."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out after %gs waiting for %s" % (timeout, what))
+        time.sleep(interval)

@@ -85,7 +85,7 @@ static void on_app_pid(sd_bus_message *m, const sd_bus_error *e, void *ud)
 }
 
 /* Fills the process identity and the desktop entry once name and pid are known. */
-static void finish_app(ad_app *a, long child_count)
+static void finish_app(ad_app *a, long child_count, bool desktop_entries)
 {
     a->process_instance = a->pid > 0 ? ad_proc_instance(a->pid) : NULL;
     char *exe = a->pid > 0 ? ad_proc_exe_name(a->pid) : NULL;
@@ -93,7 +93,8 @@ static void finish_app(ad_app *a, long child_count)
         free(a->name);
         a->name = exe ? strdup(exe) : strdup(a->handle);
     }
-    ad_desktop_entry_find(exe, a->name, &a->bundle_id, &a->desktop_name);
+    if (desktop_entries)
+        ad_desktop_entry_find(exe, a->name, &a->bundle_id, &a->desktop_name);
     a->background = child_count == 0;
     free(exe);
 }
@@ -132,13 +133,13 @@ static int registry_children(sd_bus *bus, int64_t deadline_us, char ***ret, size
     return 0;
 }
 
-int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+/* Probes the given bus names in parallel (takes ownership of names and of the array).
+ * Desktop entries are looked up only when asked: list-apps and --app need them, the window
+ * lookup behind every ref does not. */
+static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
+                      bool desktop_entries, ad_app_list *ret, ad_error *err)
 {
-    char **names = NULL;
-    size_t n = 0;
     memset(ret, 0, sizeof(*ret));
-    if (registry_children(bus, deadline_us, &names, &n, err) < 0)
-        return -1;
     ret->items = calloc(n ? n : 1, sizeof(ad_app));
     app_probe *probes = calloc(n ? n : 1, sizeof(*probes));
     ad_pipe *pipe = ad_pipe_new(bus, 16);
@@ -177,13 +178,34 @@ int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_er
             ad_app_clear(&tmp[i]);
             continue;
         }
-        finish_app(&tmp[i], probes[i].child_count);
+        finish_app(&tmp[i], probes[i].child_count, desktop_entries);
         ret->items[ret->count++] = tmp[i];
     }
     free(tmp);
     free(probes);
     free(names);
     return 0;
+}
+
+int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+{
+    char **names = NULL;
+    size_t n = 0;
+    memset(ret, 0, sizeof(*ret));
+    if (registry_children(bus, deadline_us, &names, &n, err) < 0)
+        return -1;
+    return probe_apps(bus, names, n, deadline_us, true, ret, err);
+}
+
+int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
+                       ad_app_list *ret, ad_error *err)
+{
+    char **names = malloc(sizeof(*names));
+    if (!names || !(names[0] = strdup(bus_name))) {
+        free(names);
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    }
+    return probe_apps(bus, names, 1, deadline_us, false, ret, err);
 }
 
 static char *app_property(sd_bus *bus, const char *bus_name, const char *prop)

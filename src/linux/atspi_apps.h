@@ -9,6 +9,9 @@
 #include "platform/adapter.h"
 
 int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err);
+/* One app by bus name (no desktop entry lookup); an app that does not answer is skipped. */
+int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
+                       ad_app_list *ret, ad_error *err);
 /* Windows of the given apps (every app when apps is NULL). */
 int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
                           ad_window_list *ret, ad_error *err);

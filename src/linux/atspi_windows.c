@@ -253,6 +253,18 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     return 0;
 }
 
+static bool name_has_owner(sd_bus *bus, const char *name)
+{
+    sd_bus_message *reply = NULL;
+    int has = 0;
+    if (sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                           "org.freedesktop.DBus", "NameHasOwner", NULL, &reply, "s",
+                           name) >= 0)
+        sd_bus_message_read(reply, "b", &has);
+    sd_bus_message_unref(reply);
+    return has;
+}
+
 int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_us,
                            ad_window *ret, ad_error *err)
 {
@@ -265,16 +277,24 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     ad_app_list apps = {0};
     ad_window_list wins = {0};
     int rc = -1;
-    if (ad_atspi_list_apps(bus, deadline_us, &apps, err) < 0)
+    if (ad_atspi_probe_app(bus, wbus, deadline_us, &apps, err) < 0)
         goto done;
-    ad_app_list one = {.complete = true};
-    for (size_t i = 0; i < apps.count; i++)
-        if (strcmp(apps.items[i].handle, wbus) == 0) {
-            one.items = &apps.items[i];
-            one.count = 1;
-        }
-    if (one.count == 1 && ad_atspi_list_windows(bus, &one, deadline_us, &wins, err) < 0)
+    if (apps.count == 0 && name_has_owner(bus, wbus)) {
+        /* The process is on the bus but did not answer in time: unknown, not absent. */
+        ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
+                                      "before the deadline", window_id);
+        ad_error_suggest(err, "The application may be busy; retry with a larger --timeout-ms");
+        ad_error_detail(err, "kind", json_string("deadline"));
         goto done;
+    }
+    if (apps.count == 1 && ad_atspi_list_windows(bus, &apps, deadline_us, &wins, err) < 0)
+        goto done;
+    if (apps.count == 1 && wins.unanswered > 0) {
+        ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not list its "
+                                      "windows before the deadline", window_id);
+        ad_error_detail(err, "kind", json_string("deadline"));
+        goto done;
+    }
     for (size_t i = 0; i < wins.count; i++)
         if (strcmp(wins.items[i].id, window_id) == 0) {
             *ret = wins.items[i];

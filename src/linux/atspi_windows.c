@@ -8,6 +8,7 @@
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
+#include "linux/atspi_read.h"
 #include "linux/dbus_pipe.h"
 #include "linux/proc.h"
 #include "linux/x11_origin.h"
@@ -63,12 +64,7 @@ static void on_state(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     win_probe *w = ud;
     w->answers++;
-    uint32_t words[2] = {0, 0}, v;
-    if (m && sd_bus_message_enter_container(m, 'a', "u") >= 0) {
-        for (int k = 0; sd_bus_message_read(m, "u", &v) > 0; k++)
-            if (k < 2)
-                words[k] = v;
-        w->states = (ad_atspi_states){words[0], words[1]};
+    if (m && ad_atspi_read_state_set(m, &w->states) >= 0) {
         w->have_states = true;
     } else {
         w->failed = e != NULL;

@@ -8,6 +8,7 @@
 
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
+#include "linux/atspi_read.h"
 #include "linux/dbus_pipe.h"
 #include "linux/walker_cache.h"
 #include "linux/walker_node.h"
@@ -327,14 +328,8 @@ static void on_state(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
     wnode *wn = ud;
-    uint32_t words[2] = {0, 0}, v;
-    if (m && sd_bus_message_enter_container(m, 'a', "u") >= 0) {
-        for (int k = 0; sd_bus_message_read(m, "u", &v) > 0; k++)
-            if (k < 2)
-                words[k] = v;
-        wn->states = (ad_atspi_states){words[0], words[1]};
+    if (m && ad_atspi_read_state_set(m, &wn->states) >= 0)
         wn->have_states = true;
-    }
     base_done(wn);
 }
 

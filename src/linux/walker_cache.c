@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linux/atspi_read.h"
 #include "linux/walker.h"
 
 typedef struct kids {
@@ -58,16 +59,8 @@ static int read_item(sd_bus_message *m, const char *bus_name, ad_cache_item *it,
         return r;
     if ((r = sd_bus_message_read(m, "sus", &name, &it->role, &desc)) < 0)
         return r;
-    if ((r = sd_bus_message_enter_container(m, 'a', "u")) < 0)
+    if ((r = ad_atspi_read_state_set(m, &it->states)) < 0)
         return r;
-    uint32_t words[2] = {0, 0}, w;
-    for (int k = 0; (r = sd_bus_message_read(m, "u", &w)) > 0; k++)
-        if (k < 2)
-            words[k] = w;
-    if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0)
-        return r;
-    it->states.lo = words[0];
-    it->states.hi = words[1];
     *ours = strcmp(obus, bus_name) == 0;
     if (*ours) {
         it->path = dup_str(opath);

@@ -10,7 +10,7 @@ bash scripts/build.sh --asan || exit 1
 
 passed=0
 failed=0
-count() { # $1 = log file of meson test or pytest
+count() { # $1 = log file of meson test or pytest, $2 = its exit status
   local p f
   p=$(grep -Eo '^Ok: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
   f=$(grep -Eo '^Fail: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
@@ -18,6 +18,8 @@ count() { # $1 = log file of meson test or pytest
     p=$(grep -Eo '[0-9]+ passed' "$1" | tail -n1 | grep -Eo '[0-9]+' || echo 0)
     f=$(grep -Eo '[0-9]+ (failed|error)' "$1" | awk '{s+=$1} END {print s+0}')
   fi
+  # A stage that failed without a countable failure (a crash, "no tests ran") still fails.
+  if [[ ${2:-0} != 0 && ${f:-0} == 0 ]]; then f=1; fi
   passed=$((passed + ${p:-0}))
   failed=$((failed + ${f:-0}))
 }
@@ -25,11 +27,11 @@ count() { # $1 = log file of meson test or pytest
 log=$(mktemp -d "${TMPDIR:-/tmp}/ad-test.XXXXXX")
 echo "== unit tests"
 meson test -C build --print-errorlogs >"$log/unit.txt" 2>&1
-st=$?; tail -n 8 "$log/unit.txt"; count "$log/unit.txt"; [[ $st == 0 ]] || failed=$((failed + 0))
+st=$?; tail -n 8 "$log/unit.txt"; count "$log/unit.txt" $st
 echo "== unit tests (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs >"$log/unit-asan.txt" 2>&1
-tail -n 8 "$log/unit-asan.txt"; count "$log/unit-asan.txt"
+st=$?; tail -n 8 "$log/unit-asan.txt"; count "$log/unit-asan.txt" $st
 
 # A private desktop, always: tests must not depend on (or disturb) the user's session.
 export AD_DESKTOP_PRIVATE=1
@@ -39,8 +41,9 @@ for variant in build build-asan; do
   AD_BIN=$PWD/$variant/agent-desktop AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
     /usr/bin/python3 -m pytest tests/e2e -q -p no:cacheprovider >"$log/e2e-$variant.txt" 2>&1
+  st=$?
   tail -n 15 "$log/e2e-$variant.txt"
-  count "$log/e2e-$variant.txt"
+  count "$log/e2e-$variant.txt" $st
 done
 ad_desktop_stop
 rm -rf "$log"

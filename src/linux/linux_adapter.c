@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/proc.h"
@@ -141,6 +142,15 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     return rc;
 }
 
+static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
+               ad_act_result *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    return ad_atspi_act(la->bus, target, req, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -158,6 +168,7 @@ static const ad_adapter_ops linux_ops = {
     .window_lookup = window_lookup,
     .process_alive = process_alive,
     .read_window = read_window,
+    .act = act,
     .destroy = destroy,
 };
 

@@ -191,6 +191,42 @@ void ad_walker_request_bounds(wnode *wn)
     call(wn, ATSPI_IFACE_COMPONENT, "GetExtents", &a, on_extents);
 }
 
+static void on_selected_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    const char *name = NULL;
+    if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
+        ad_walker_set_text(wn->w, &wn->node->value, name);
+    else
+        ad_text_unknown(&wn->node->value);
+    done(wn);
+}
+
+/* A combo box's value is the name of its selected item (get --property text reads it). */
+static void on_selected_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    const char *bus = NULL, *path = NULL;
+    if (!m || sd_bus_message_read(m, "(so)", &bus, &path) < 0) {
+        ad_text_unknown(&wn->node->value);
+    } else if (!bus || !*bus || strcmp(path, "/org/a11y/atspi/null") == 0) {
+        wn->node->value.state = AD_FIELD_ABSENT; /* nothing selected */
+    } else if (!wn->w->stopping) {
+        ad_pipe_args a = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
+        ad_pipe *pipe = wn->w->peer && strcmp(bus, wn->w->app_bus) == 0 ? wn->w->peer
+                                                                        : wn->w->pipe;
+        wn->outstanding++;
+        if (ad_pipe_call(pipe, bus, path, DBUS_IFACE_PROPERTIES, "Get", &a, on_selected_name,
+                         wn) < 0) {
+            wn->outstanding--;
+            ad_text_unknown(&wn->node->value);
+        }
+    }
+    done(wn);
+}
+
 /* Fetches what the cache does not carry, once role, states and interfaces are known. */
 static void request_extras(wnode *wn, bool need_id)
 {
@@ -205,6 +241,11 @@ static void request_extras(wnode *wn, bool need_id)
         ad_walker_finish_actions(wn);
     if (n->secure)
         return; /* a password field's value is never read */
+    if ((wn->ifaces & AD_IF_SELECTION) && strcmp(n->role, "combobox") == 0) {
+        ad_pipe_args a = {.sig = "i", .i = {0}};
+        call(wn, "org.a11y.atspi.Selection", "GetSelectedChild", &a, on_selected_child);
+        return;
+    }
     bool has_name = n->name.state == AD_FIELD_KNOWN;
     if (wn->ifaces & AD_IF_EDITABLE_TEXT || ((wn->ifaces & AD_IF_TEXT) && !has_name &&
                                              !(wn->ifaces & AD_IF_VALUE))) {

@@ -151,6 +151,13 @@ void ad_walker_finish_actions(wnode *wn)
     if ((wn->ifaces & AD_IF_VALUE) &&
         (strcmp(n->role, "slider") == 0 || strcmp(n->role, "incrementor") == 0))
         ad_node_add_action(n, "SetValue");
+    /* A container whose children can be picked by name through Selection (combo boxes,
+     * lists, tab lists, tree views): `select` needs a ref to it. */
+    if ((wn->ifaces & AD_IF_SELECTION) &&
+        (strcmp(n->role, "combobox") == 0 || strcmp(n->role, "listbox") == 0 ||
+         strcmp(n->role, "list") == 0 || strcmp(n->role, "tablist") == 0 ||
+         strcmp(n->role, "outline") == 0 || strcmp(n->role, "table") == 0))
+        ad_node_add_action(n, "Select");
     if (wn->have_role && wn->role == ROLE_SCROLL_PANE)
         ad_node_add_action(n, "Scroll");
     if (n->caps & AD_CAP_FOCUSABLE)

@@ -79,6 +79,39 @@ typedef struct {
 
 typedef struct ad_adapter ad_adapter;
 
+/* A semantic action on one element of a live read (its ad_node carries the address). */
+typedef enum {
+    AD_ACT_CLICK,       /* the primary action (press, click, activate) */
+    AD_ACT_RIGHT_CLICK, /* the context-menu action */
+    AD_ACT_TOGGLE,      /* the check/toggle action */
+    AD_ACT_EXPAND,      /* expand (or the toggle-style expander) */
+    AD_ACT_COLLAPSE,
+    AD_ACT_SET_TEXT,    /* replace the text content */
+    AD_ACT_INSERT_TEXT, /* insert at the caret */
+    AD_ACT_SET_NUMBER,  /* a Value's current value */
+    AD_ACT_SELECT,      /* pick the child whose name is `text` */
+    AD_ACT_SCROLL_TO,   /* bring the element into view */
+} ad_act_kind;
+
+typedef struct {
+    ad_act_kind kind;
+    const char *text; /* SET_TEXT, INSERT_TEXT, SELECT */
+    double number;    /* SET_NUMBER */
+} ad_act_req;
+
+/* One mechanism tried. label is the API call ("Action.DoAction"). */
+typedef struct {
+    char label[48];
+    const char *mechanism; /* "semantic_api" or "physical_synthetic" (static) */
+    const char *outcome;   /* "attempted", "skipped" or "succeeded" (static) */
+} ad_act_step;
+
+typedef struct {
+    ad_act_step steps[4];
+    size_t n_steps;
+    ad_delivery delivery; /* what the dispatch established */
+} ad_act_result;
+
 typedef struct {
     const char *platform; /* "linux" */
     /* Connects lazily; never fails for an unreachable service (reports it instead). */
@@ -98,6 +131,11 @@ typedef struct {
     /* Reads a window's whole tree within limits. A cut read is success with complete=false. */
     int (*read_window)(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err);
+    /* Performs a semantic action on `target` (a node of a read from this adapter). Fills the
+     * steps and the delivery; on failure the error's delivery says whether anything went in:
+     * a refusal before the call is not_delivered, a call without an answer is uncertain. */
+    int (*act)(ad_adapter *a, const ad_node *target, const ad_act_req *req,
+               ad_act_result *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 

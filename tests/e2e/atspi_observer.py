@@ -77,7 +77,6 @@ def canonical_role(atspi_role_name):
 def _no_cache(app):
     try:
         app.set_cache_mask(Atspi.Cache.NONE)
-        app.clear_cache()
     except Exception:  # an app that went away between listing and now
         pass
 

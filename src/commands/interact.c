@@ -1,0 +1,189 @@
+/* interact.c: the ref actions (commands/interaction.md, scroll-to). Each command is one
+ * ad_action_spec run through the shared pipeline in core/action.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/action.h"
+#include "core/ctx.h"
+
+#define TYPE_MAX_BYTES 10000
+#define SET_VALUE_MAX_BYTES (128 * 1024)
+#define TYPE_MS_PER_CHAR 30
+
+static const ad_action_spec specs[] = {
+    {.name = "click", .act = AD_ACT_CLICK, .reports_surfaces = true},
+    {.name = "double-click", .act = AD_ACT_CLICK, .physical_only = true,
+     .reports_surfaces = true},
+    {.name = "triple-click", .act = AD_ACT_CLICK, .physical_only = true,
+     .reports_surfaces = true},
+    {.name = "right-click", .act = AD_ACT_RIGHT_CLICK, .reports_surfaces = true},
+    {.name = "type", .act = AD_ACT_INSERT_TEXT, .verify = AD_VERIFY_INSERTED},
+    {.name = "set-value", .act = AD_ACT_SET_TEXT, .verify = AD_VERIFY_VALUE},
+    {.name = "clear", .act = AD_ACT_SET_TEXT, .verify = AD_VERIFY_VALUE},
+    {.name = "focus", .act = AD_ACT_CLICK, .focus_effect = true},
+    {.name = "select", .act = AD_ACT_SELECT, .verify = AD_VERIFY_VALUE,
+     .reports_surfaces = true},
+    {.name = "toggle", .act = AD_ACT_TOGGLE, .verify = AD_VERIFY_TOGGLED},
+    {.name = "check", .act = AD_ACT_TOGGLE, .verify = AD_VERIFY_CHECKED},
+    {.name = "uncheck", .act = AD_ACT_TOGGLE, .verify = AD_VERIFY_UNCHECKED},
+    {.name = "expand", .act = AD_ACT_EXPAND, .verify = AD_VERIFY_EXPANDED,
+     .reports_surfaces = true},
+    {.name = "collapse", .act = AD_ACT_COLLAPSE, .verify = AD_VERIFY_COLLAPSED},
+    {.name = "scroll-to", .act = AD_ACT_SCROLL_TO},
+};
+
+static const ad_action_spec *spec_for(const char *name)
+{
+    for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+        if (strcmp(specs[i].name, name) == 0)
+            return &specs[i];
+    return NULL;
+}
+
+/* Reads all of stdin (a pipe or a file, never a terminal) into a new string. */
+static char *read_stdin(size_t limit, ad_error *err)
+{
+    if (isatty(STDIN_FILENO)) {
+        ad_error_set(err, AD_INVALID_ARGS, "--stdin needs a pipe or a redirected file, not a "
+                                           "terminal");
+        ad_error_suggest(err, "printf '%%s' 'text' | agent-desktop type REF --stdin");
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (len + 1 >= cap) {
+            char *b = cap > limit + 1 ? NULL : realloc(buf, cap * 2);
+            if (!b)
+                break;
+            buf = b;
+            cap *= 2;
+        }
+        ssize_t n = read(STDIN_FILENO, buf + len, cap - len - 1);
+        if (n <= 0) {
+            buf[len] = '\0';
+            if (memchr(buf, '\0', len)) {
+                free(buf);
+                ad_error_set(err, AD_INVALID_ARGS, "The input holds a NUL byte");
+                return NULL;
+            }
+            return buf;
+        }
+        len += (size_t)n;
+        if (len > limit)
+            break;
+    }
+    free(buf);
+    ad_error_set(err, AD_INVALID_ARGS, "The input is longer than %zu bytes", limit);
+    return NULL;
+}
+
+static bool valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p >> 5) == 6 ? 1 : (*p >> 4) == 14 ? 2 : (*p >> 3) == 30 ? 3 : -1;
+        if (n < 0)
+            return false;
+        p++;
+        for (int i = 0; i < n; i++, p++)
+            if ((*p & 0xC0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
+/* The text of type / set-value: the positional or --stdin, exactly one of them. The text
+ * is never echoed in an error: it may be a secret. */
+static int text_argument(const json_t *args, const char *key, size_t limit, char **ret,
+                         bool *ret_stdin, ad_error *err)
+{
+    const char *inline_text = ad_arg_str(args, key);
+    *ret_stdin = ad_arg_bool(args, "stdin");
+    if (*ret_stdin == (inline_text != NULL)) {
+        ad_error_set(err, AD_INVALID_ARGS, "Provide either --stdin or a %s argument", key);
+        ad_error_suggest(err, "To enter the literal text --stdin, put it after --");
+        return -1;
+    }
+    char *text = *ret_stdin ? read_stdin(limit, err) : strdup(inline_text);
+    if (!text)
+        return err->message ? -1 : ad_error_set(err, AD_INTERNAL, "out of memory");
+    if (strlen(text) > limit || !valid_utf8(text)) {
+        ad_error_set(err, AD_INVALID_ARGS, strlen(text) > limit
+                                               ? "The %s is longer than the limit of %zu bytes"
+                                               : "The %s is not valid UTF-8%.0zu", key, limit);
+        free(text);
+        return -1;
+    }
+    *ret = text;
+    return 0;
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const ad_action_spec *spec = spec_for(ctx->command->name);
+    if (!spec)
+        return ad_error_set(err, AD_INTERNAL, "no action spec for %s", ctx->command->name);
+    const char *ref = ad_arg_str(args, "ref_id");
+    char *text = NULL;
+    bool from_stdin = false;
+    int64_t timeout = ad_arg_int(args, "timeout_ms", 5000);
+    if (strcmp(spec->name, "type") == 0) {
+        if (json_object_get(args, "interval_ms")) {
+            ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "type --interval-ms is not available "
+                                                         "in this build");
+            ad_error_suggest(err, "Type the text at once without --interval-ms");
+            return -1;
+        }
+        if (text_argument(args, "text", TYPE_MAX_BYTES, &text, &from_stdin, err) < 0)
+            return -1;
+        if (!json_object_get(args, "timeout_ms"))
+            timeout = 5000 + TYPE_MS_PER_CHAR * (int64_t)utf8_chars(text);
+    } else if (strcmp(spec->name, "set-value") == 0) {
+        if (text_argument(args, "value", SET_VALUE_MAX_BYTES, &text, &from_stdin, err) < 0)
+            return -1;
+    } else if (strcmp(spec->name, "select") == 0) {
+        text = strdup(ad_arg_str(args, "value"));
+    } else if (strcmp(spec->name, "clear") == 0) {
+        text = strdup("");
+    }
+    if (timeout < 0) {
+        free(text);
+        return ad_error_set(err, AD_INVALID_ARGS, "--timeout-ms must be 0 or more");
+    }
+    int rc = ad_ref_action_run(ctx, spec, ref, text, timeout, from_stdin, ret_data, err);
+    free(text);
+    return rc;
+}
+
+/* Wheel scrolling is physical input: headless it is refused; this build has no headed
+ * pointer yet. */
+int ad_cmd_scroll(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    (void)args;
+    (void)ret_data;
+    if (!json_is_true(json_object_get(ctx->globals, "headed"))) {
+        ad_error_set(err, AD_POLICY_DENIED, "Wheel scrolling is physical input, which headless "
+                                            "mode does not permit");
+        ad_error_suggest(err, "Use scroll-to REF to bring an element into view semantically; "
+                              "use --headed only when physical input is intended");
+        ad_error_detail(err, "kind", json_string("physical_input_required"));
+        return -1;
+    }
+    ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Headed wheel scrolling is not available in "
+                                                 "this build");
+    ad_error_detail(err, "retryable", json_false());
+    return -1;
+}

@@ -1,0 +1,382 @@
+/* action.c: the ref-action pipeline (action.h). */
+#include "core/action.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/actionability.h"
+#include "core/lease.h"
+#include "core/present.h"
+#include "core/resolve.h"
+
+#define POLL_MS 100
+/* How long the readback waits for an asynchronous update (GTK applies many actions from an
+ * idle callback) before a different value counts as a contradiction. */
+#define SETTLE_MS 1500
+
+typedef struct {
+    int preflight_attempts, resolve_attempts;
+    unsigned contention;
+    int64_t hold_ms;
+} auto_wait;
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static bool checked(const ad_node *n)
+{
+    return n->states & (1u << AD_ST_CHECKED);
+}
+
+static bool expanded(const ad_node *n)
+{
+    return n->states & (1u << AD_ST_EXPANDED);
+}
+
+/* The element's state as data.post_state reports it. The value appears for the actions
+ * that write one, and otherwise only when the element has one. */
+static json_t *post_state(const ad_node *n, bool hide_value, bool value_action)
+{
+    json_t *o = json_object();
+    if (n->states_state == AD_FIELD_KNOWN)
+        json_object_set_new(o, "enabled", json_boolean(!(n->states & (1u << AD_ST_DISABLED))));
+    json_object_set_new(o, "role", json_string(n->role));
+    if (n->states_state == AD_FIELD_KNOWN)
+        json_object_set_new(o, "states", ad_states_json(n));
+    const char *v = ad_text_get(&n->value);
+    if (!hide_value && !n->secure && (v || (value_action && n->value.state == AD_FIELD_ABSENT)))
+        json_object_set_new(o, "value", json_string(v ? v : ""));
+    return o;
+}
+
+/* Is the request already satisfied? Then nothing is delivered. */
+static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text)
+{
+    if (spec->act == AD_ACT_SELECT)
+        return text && ad_text_get(&n->value) && strcmp(ad_text_get(&n->value), text) == 0;
+    if (n->states_state != AD_FIELD_KNOWN)
+        return false;
+    switch (spec->verify) {
+    case AD_VERIFY_CHECKED: return checked(n);
+    case AD_VERIFY_UNCHECKED: return !checked(n);
+    case AD_VERIFY_EXPANDED: return expanded(n);
+    case AD_VERIFY_COLLAPSED: return !expanded(n);
+    default: return false;
+    }
+}
+
+static json_t *steps_json(const ad_act_result *r, int verified)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->n_steps; i++) {
+        json_t *s = json_pack("{s:s, s:s, s:s}", "label", r->steps[i].label, "mechanism",
+                              r->steps[i].mechanism, "outcome", r->steps[i].outcome);
+        if (verified >= 0)
+            json_object_set_new(s, "verified", json_boolean(verified));
+        json_array_append_new(a, s);
+    }
+    return a;
+}
+
+static json_t *auto_wait_json(const auto_wait *w)
+{
+    return json_pack("{s:i, s:I, s:i, s:i}", "lease_contention_count", (int)w->contention,
+                     "lease_hold_ms", (json_int_t)w->hold_ms, "read_only_preflight_attempts",
+                     w->preflight_attempts, "read_only_resolve_attempts", w->resolve_attempts);
+}
+
+static json_t *surfaces_json(ad_ctx *ctx, const ad_resolved *r)
+{
+    ad_window_list wins = {0};
+    json_t *a = json_array();
+    ad_error ignored = AD_ERROR_INIT;
+    /* Windows of the ref's process, as the adapter lists them now. */
+    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, ad_now_us() + 2000 * 1000, &wins,
+                                        &ignored) == 0) {
+        for (size_t i = 0; i < wins.count; i++)
+            if (wins.items[i].pid == r->window.pid)
+                json_array_append_new(a, json_pack("{s:s, s:s?, s:s}", "id", wins.items[i].id,
+                                                   "title", wins.items[i].title, "type",
+                                                   "window"));
+    }
+    ad_window_list_free(&wins);
+    ad_error_clear(&ignored);
+    return a;
+}
+
+/* Polls resolution and the transient checks until the target is actionable, a terminal
+ * check fails, or the deadline passes. On success *r holds the live read. */
+static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
+                           int64_t deadline, bool headed, auto_wait *w, ad_error *err)
+{
+    ad_rect prev = {0};
+    bool have_prev = false;
+    int samples = 0;
+    for (;;) {
+        ad_tree_clear(&r->tree);
+        ad_identity_index_free(r->idx);
+        r->idx = NULL;
+        ad_window_clear(&r->window);
+        w->preflight_attempts++;
+        w->resolve_attempts++;
+        ad_error e = AD_ERROR_INIT;
+        int64_t attempt_deadline = deadline > ad_now_us() ? deadline : ad_now_us() + 1000 * 1000;
+        if (ad_resolve_live(ctx, r, attempt_deadline, &e) < 0) {
+            /* Only an unproven identity is worth waiting for; absence and ambiguity are
+             * answers. */
+            if (e.code != AD_TIMEOUT || ad_now_us() >= deadline) {
+                ad_error_move(err, &e);
+                return -1;
+            }
+            ad_error_clear(&e);
+            sleep_ms(POLL_MS);
+            continue;
+        }
+        samples++;
+        ad_actionability a;
+        ad_actionability_eval(spec, r->node, headed, have_prev ? &prev : NULL, samples, &a);
+        if (a.actionable || a.terminal || ad_now_us() >= deadline) {
+            if (a.actionable) {
+                ad_actionability_clear(&a);
+                return 0;
+            }
+            if (a.terminal) {
+                ad_error_set(err, a.code, "Target is not actionable: %s (%s)", a.failed_check,
+                             a.reason ? a.reason : "failed");
+                if (spec->focus_effect)
+                    ad_error_detail(err, "foreground_effect", json_true());
+            } else {
+                ad_error_set(err, AD_TIMEOUT, "Target did not become actionable: %s (%s)",
+                             a.failed_check, a.reason ? a.reason : "failed");
+                ad_error_detail(err, "kind", json_string("actionability_timeout"));
+                ad_error_detail(err, "last_report", json_pack("{s:s, s:s?}", "check",
+                                                              a.failed_check, "reason",
+                                                              a.reason));
+            }
+            ad_error_detail(err, "actionable", json_false());
+            ad_error_detail(err, "checks", json_incref(a.checks));
+            ad_actionability_clear(&a);
+            return -1;
+        }
+        ad_actionability_clear(&a);
+        if (r->node->bounds_state == AD_FIELD_KNOWN) {
+            prev = r->node->bounds;
+            have_prev = true;
+        }
+        sleep_ms(POLL_MS);
+    }
+}
+
+/* Reads the element back until it shows the requested effect or the settle time passes.
+ * Returns 1 verified, 0 contradicted (r->node is the contradicting read), -1 unreadable. */
+static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *want,
+                     bool was_checked, const char *before_value)
+{
+    int64_t settle = ad_now_us() + SETTLE_MS * 1000;
+    int outcome = -1;
+    for (;;) {
+        ad_tree_clear(&r->tree);
+        ad_identity_index_free(r->idx);
+        r->idx = NULL;
+        ad_window_clear(&r->window);
+        ad_error e = AD_ERROR_INIT;
+        if (ad_resolve_live(ctx, r, ad_now_us() + 2000 * 1000, &e) < 0) {
+            ad_error_clear(&e);
+            outcome = -1;
+            r->node = NULL;
+        } else {
+            const ad_node *n = r->node;
+            const char *v = ad_text_get(&n->value);
+            bool states = n->states_state == AD_FIELD_KNOWN;
+            switch (spec->verify) {
+            case AD_VERIFY_CHECKED: outcome = states ? checked(n) : -1; break;
+            case AD_VERIFY_UNCHECKED: outcome = states ? !checked(n) : -1; break;
+            case AD_VERIFY_TOGGLED: outcome = states ? checked(n) != was_checked : -1; break;
+            case AD_VERIFY_EXPANDED: outcome = states ? expanded(n) : -1; break;
+            case AD_VERIFY_COLLAPSED: outcome = states ? !expanded(n) : -1; break;
+            case AD_VERIFY_VALUE:
+                outcome = n->value.state == AD_FIELD_UNKNOWN ? -1
+                                                               : strcmp(v ? v : "", want) == 0;
+                break;
+            case AD_VERIFY_INSERTED:
+                outcome = n->value.state == AD_FIELD_UNKNOWN
+                              ? -1
+                              : (v && strstr(v, want) &&
+                                 strlen(v) == strlen(before_value ? before_value : "") +
+                                                  strlen(want));
+                break;
+            case AD_VERIFY_NONE: outcome = 1; break;
+            }
+        }
+        if (outcome == 1 || ad_now_us() >= settle)
+            return outcome;
+        sleep_ms(50);
+    }
+}
+
+static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *text,
+                    ad_act_result *res, ad_error *err)
+{
+    if (!ctx->adapter->ops->act)
+        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "This adapter performs no actions");
+    ad_act_req req = {.kind = spec->act, .text = text};
+    if (spec->act == AD_ACT_SET_TEXT && strcmp(r->node->role, "slider") == 0) {
+        char *end = NULL;
+        req.kind = AD_ACT_SET_NUMBER;
+        req.number = strtod(text, &end);
+        if (!end || *end || !isfinite(req.number)) {
+            ad_error_set(err, AD_INVALID_ARGS, "A slider takes a number, not '%s'", text);
+            return -1;
+        }
+    }
+    return ctx->adapter->ops->act(ctx->adapter, r->node, &req, res, err);
+}
+
+/* The request as the readback compares it. */
+static const char *expected_value(const ad_action_spec *spec, const char *text)
+{
+    if (spec->act == AD_ACT_SET_TEXT && !text)
+        return "";
+    return text ? text : "";
+}
+
+static void verification_details(json_t *details, const ad_action_spec *spec, int outcome,
+                                 bool secure)
+{
+    bool value_kind = spec->verify == AD_VERIFY_VALUE || spec->verify == AD_VERIFY_INSERTED;
+    if (outcome == 1) {
+        json_object_set_new(details, "verification_scope",
+                            json_string(value_kind ? "element_value" : "element_state"));
+        if (value_kind)
+            json_object_set_new(details, "application_commit", json_string("not_verified"));
+        return;
+    }
+    json_object_set_new(details, "verification_scope", json_string("unavailable"));
+    json_object_set_new(details, "verification_reason",
+                        json_string(secure ? "secure_field" : "insufficient_evidence"));
+}
+
+int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
+                      const char *text, int64_t timeout_ms, bool secret_io, json_t **ret_data,
+                      ad_error *err)
+{
+    bool headed = json_is_true(json_object_get(ctx->globals, "headed"));
+    int64_t deadline = ad_now_us() + timeout_ms * 1000;
+    auto_wait w = {0};
+    ad_resolved r = {0};
+    ad_lease lease = AD_LEASE_INIT;
+    ad_act_result res = {0};
+    int rc = -1;
+    if (ad_resolve_load(ctx, ref, &r, err) < 0)
+        goto done;
+    if (spec->physical_only && headed) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Physical %s input (--headed) is not "
+                                                     "available in this build", spec->name);
+        ad_error_detail(err, "retryable", json_false());
+        goto done;
+    }
+    if (wait_actionable(ctx, spec, &r, deadline, headed, &w, err) < 0)
+        goto done;
+    bool secure = r.node->secure;
+    bool hide = secret_io || secure;
+    bool value_action = spec->verify == AD_VERIFY_VALUE || spec->verify == AD_VERIFY_INSERTED;
+    if (already_satisfied(spec, r.node, text)) {
+        res.n_steps = 1;
+        snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s",
+                 spec->act == AD_ACT_SELECT ? "Selection.SelectChild" : "Action.DoAction");
+        res.steps[0].mechanism = "semantic_api";
+        res.steps[0].outcome = "skipped";
+        json_t *d = json_object();
+        json_object_set_new(d, "action", json_string(spec->name));
+        json_object_set_new(d, "details", json_pack("{s:s, s:o}", "verification_scope",
+                                                    value_action ? "element_value"
+                                                                 : "element_state",
+                                                    "auto_wait", auto_wait_json(&w)));
+        json_object_set_new(d, "disposition", json_pack("{s:s, s:s}", "delivery",
+                                                        "not_delivered", "retry", "safe"));
+        json_object_set_new(d, "post_state", post_state(r.node, hide, value_action));
+        json_object_set_new(d, "steps", steps_json(&res, 1));
+        *ret_data = d;
+        rc = 0;
+        goto done;
+    }
+    bool was_checked = checked(r.node);
+    char *before = ad_text_get(&r.node->value) ? strdup(ad_text_get(&r.node->value)) : NULL;
+    /* The lease, then the same strict resolution again: what was checked without the lease
+     * may have changed while another agent acted. */
+    if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_now_us() + 1000000,
+                         err) < 0) {
+        free(before);
+        goto done;
+    }
+    w.contention = lease.contention;
+    ad_error e = AD_ERROR_INIT;
+    r.node = NULL;
+    ad_tree_clear(&r.tree);
+    ad_identity_index_free(r.idx);
+    r.idx = NULL;
+    ad_window_clear(&r.window);
+    w.resolve_attempts++;
+    int ok = ad_resolve_live(ctx, &r, ad_now_us() + 2000 * 1000, &e) == 0 ? 0 : -1;
+    if (ok == 0)
+        ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? expected_value(spec, text)
+                                                                  : text, &res, &e);
+    w.hold_ms = ad_lease_release(&lease);
+    if (ok < 0) {
+        ad_error_move(err, &e);
+        ad_error_detail(err, "auto_wait", auto_wait_json(&w));
+        free(before);
+        goto done;
+    }
+    json_t *d = json_object();
+    json_t *details = json_object();
+    int outcome = 1;
+    ad_delivery delivery = res.delivery;
+    if (spec->verify != AD_VERIFY_NONE) {
+        outcome = secure ? -1 : read_back(ctx, spec, &r, expected_value(spec, text),
+                                          was_checked, before);
+        verification_details(details, spec, outcome, secure);
+        if (outcome == 1)
+            delivery = AD_DELIVERED_VERIFIED;
+    }
+    free(before);
+    json_object_set_new(details, "auto_wait", auto_wait_json(&w));
+    json_object_set_new(d, "action", json_string(spec->name));
+    json_object_set_new(d, "details", details);
+    json_object_set_new(d, "disposition",
+                        json_pack("{s:s, s:s}", "delivery", ad_delivery_name(delivery), "retry",
+                                  ad_delivery_retry(delivery)));
+    if (spec->verify != AD_VERIFY_NONE && r.node)
+        json_object_set_new(d, "post_state", post_state(r.node, hide, value_action));
+    json_object_set_new(d, "steps", steps_json(&res, spec->verify != AD_VERIFY_NONE
+                                                         ? outcome == 1
+                                                         : -1));
+    if (spec->reports_surfaces)
+        json_object_set_new(d, "surfaces", surfaces_json(ctx, &r));
+    if (outcome == 0) {
+        /* A readable contradiction: the action landed, the state says otherwise. */
+        ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",
+                     spec->name);
+        ad_error_suggest(err, "Read post_state and the UI before acting again; do not repeat "
+                              "the action blindly");
+        err->delivery = AD_DELIVERED_UNVERIFIED;
+        ad_error_detail(err, "kind", json_string("post_action_verification"));
+        json_t *ps = json_object_get(d, "post_state");
+        if (ps)
+            ad_error_detail(err, "post_state", json_incref(ps));
+        ad_error_detail(err, "after_action", d);
+        goto done;
+    }
+    *ret_data = d;
+    rc = 0;
+done:
+    ad_lease_release(&lease);
+    ad_resolved_clear(&r);
+    return rc;
+}

@@ -1,0 +1,124 @@
+/* actionability.c: visible, stable, enabled (transient); supported_action, policy, editable
+ * (terminal). */
+#include "core/actionability.h"
+
+#include <string.h>
+
+static bool has(const ad_node *n, unsigned bit)
+{
+    return n->states & (1u << bit);
+}
+
+static void check(ad_actionability *a, const char *name, const char *status, const char *reason)
+{
+    json_t *c = json_pack("{s:s, s:s}", "check", name, "status", status);
+    if (reason)
+        json_object_set_new(c, "reason", json_string(reason));
+    json_array_append_new(a->checks, c);
+    if (strcmp(status, "pass") != 0 && a->actionable) {
+        a->actionable = false;
+        a->failed_check = name;
+        a->reason = reason;
+    }
+}
+
+static bool toggleable(const ad_node *n)
+{
+    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
+           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
+}
+
+/* Does the element offer a semantic route for this action? NULL when it does. */
+static const char *unsupported(const ad_action_spec *spec, const ad_node *n)
+{
+    switch (spec->act) {
+    case AD_ACT_CLICK:
+        return ad_node_has_action(n, "Click") ? NULL : "the element exposes no Click action";
+    case AD_ACT_RIGHT_CLICK:
+        return ad_node_has_action(n, "RightClick") ? NULL
+                                                   : "the element exposes no context-menu action";
+    case AD_ACT_TOGGLE:
+        if (!toggleable(n))
+            return "the element cannot be checked";
+        return ad_node_has_action(n, "Toggle") || ad_node_has_action(n, "Click")
+                   ? NULL
+                   : "the element exposes no toggle action";
+    case AD_ACT_EXPAND:
+    case AD_ACT_COLLAPSE:
+        return ad_node_has_action(n, "Expand") || ad_node_has_action(n, "Collapse")
+                   ? NULL
+                   : "the element is not expandable";
+    case AD_ACT_SET_TEXT:
+    case AD_ACT_INSERT_TEXT:
+    case AD_ACT_SET_NUMBER:
+        return ad_node_has_action(n, "SetValue") || ad_node_has_action(n, "TypeText")
+                   ? NULL
+                   : "the element exposes no value write";
+    case AD_ACT_SELECT:
+        return ad_node_has_action(n, "Select") ? NULL : "the element offers no selection";
+    case AD_ACT_SCROLL_TO:
+        return NULL;
+    }
+    return "unknown action";
+}
+
+void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool headed,
+                           const ad_rect *previous, int samples, ad_actionability *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->actionable = true;
+    a->checks = json_array();
+    bool states_known = n->states_state == AD_FIELD_KNOWN;
+    if (!states_known)
+        check(a, "visible", "unknown", "states could not be read");
+    else if (has(n, AD_ST_HIDDEN) || has(n, AD_ST_OFFSCREEN))
+        check(a, "visible", "fail", has(n, AD_ST_HIDDEN) ? "hidden" : "offscreen");
+    else
+        check(a, "visible", "pass", NULL);
+    bool moved = previous && n->bounds_state == AD_FIELD_KNOWN &&
+                 memcmp(previous, &n->bounds, sizeof(*previous)) != 0;
+    json_t *stab = json_pack("{s:s, s:s, s:{s:i}}", "check", "stable", "status",
+                             moved ? "fail" : "pass", "stability", "samples", samples);
+    json_array_append_new(a->checks, stab);
+    if (moved && a->actionable) {
+        a->actionable = false;
+        a->failed_check = "stable";
+        a->reason = "the element moved between samples";
+    }
+    if (!states_known)
+        check(a, "enabled", "unknown", "states could not be read");
+    else
+        check(a, "enabled", has(n, AD_ST_DISABLED) ? "fail" : "pass",
+              has(n, AD_ST_DISABLED) ? "disabled" : NULL);
+    /* Terminal checks. */
+    const char *why = NULL;
+    ad_error_code code = AD_ACTION_NOT_SUPPORTED;
+    if (spec->physical_only && !headed) {
+        why = "semantic gesture is unavailable and physical fallback is denied";
+        code = AD_POLICY_DENIED;
+    } else if (!spec->physical_only) {
+        why = unsupported(spec, n);
+    }
+    check(a, "supported_action", why ? "fail" : "pass", why);
+    bool policy_fail = spec->focus_effect && !headed;
+    check(a, "policy", policy_fail ? "fail" : "pass",
+          policy_fail ? "moving keyboard focus needs --headed" : NULL);
+    if (spec->act == AD_ACT_SET_TEXT || spec->act == AD_ACT_INSERT_TEXT) {
+        bool ro = has(n, AD_ST_READONLY) || has(n, AD_ST_DISABLED);
+        bool text_write = ad_node_has_action(n, "TypeText") || !ad_node_has_action(n, "SetValue");
+        check(a, "editable", ro && text_write ? "fail" : "pass",
+              ro && text_write ? "the element is read-only" : NULL);
+        if (ro && text_write && !why && !policy_fail)
+            why = "the element is read-only";
+    }
+    if (why || policy_fail) {
+        a->terminal = true;
+        a->code = policy_fail || code == AD_POLICY_DENIED ? AD_POLICY_DENIED : code;
+    }
+}
+
+void ad_actionability_clear(ad_actionability *a)
+{
+    json_decref(a->checks);
+    a->checks = NULL;
+}

@@ -1,0 +1,28 @@
+/* actionability.h: the checks a target passes before input is dispatched
+ * (commands/interaction.md, "Wait budget"). Each check is pass, fail or unknown; a failed
+ * transient check is worth waiting for, a failed terminal one is not. */
+#ifndef AD_ACTIONABILITY_H
+#define AD_ACTIONABILITY_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "core/action.h"
+#include "core/node.h"
+
+typedef struct {
+    bool actionable;
+    bool terminal;              /* a terminal check failed: waiting cannot help */
+    ad_error_code code;         /* for a terminal failure: ACTION_NOT_SUPPORTED or POLICY_DENIED */
+    const char *failed_check;   /* the first failing check */
+    const char *reason;
+    json_t *checks;             /* the list for details.checks (new reference) */
+} ad_actionability;
+
+/* Evaluates every check on a live node. `previous` is the same element's bounds from the
+ * previous sample (NULL on the first), for the stability check. */
+void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool headed,
+                           const ad_rect *previous, int samples, ad_actionability *ret);
+void ad_actionability_clear(ad_actionability *a);
+
+#endif

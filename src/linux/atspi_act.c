@@ -1,0 +1,264 @@
+/* atspi_act.c: one semantic call per action, with the delivery it establishes.
+ *
+ * Delivery rules: an error reply the app sent back (no such method, bad arguments, an
+ * object that is gone) or a FALSE answer means the app did not act: not_delivered. A call
+ * that got no answer before its timeout may have landed: delivery_uncertain. A TRUE answer is
+ * delivered_unverified; core reads the element back to verify. */
+#include "linux/atspi_act.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_bus.h"
+#include "linux/atspi_map.h"
+
+#define CALL_TIMEOUT_US (5 * 1000 * 1000)
+#define MAX_ACTIONS 32
+#define SCROLL_ANYWHERE 6u /* ATSPI_SCROLL_ANYWHERE */
+
+typedef struct {
+    char bus[128];
+    char path[512];
+} address;
+
+static int split_address(const ad_node *n, address *a)
+{
+    const char *bar = n->address ? strchr(n->address, '|') : NULL;
+    if (!bar || (size_t)(bar - n->address) >= sizeof(a->bus) ||
+        strlen(bar + 1) >= sizeof(a->path))
+        return -1;
+    memcpy(a->bus, n->address, (size_t)(bar - n->address));
+    a->bus[bar - n->address] = '\0';
+    strcpy(a->path, bar + 1);
+    return 0;
+}
+
+static void add_step(ad_act_result *r, const char *label, const char *outcome)
+{
+    if (r->n_steps >= sizeof(r->steps) / sizeof(r->steps[0]))
+        return;
+    ad_act_step *s = &r->steps[r->n_steps++];
+    snprintf(s->label, sizeof(s->label), "%s", label);
+    s->mechanism = "semantic_api";
+    s->outcome = outcome;
+}
+
+/* Turns a failed call into an error with the right delivery. */
+static int call_failed(ad_error *err, const char *label, int r, const sd_bus_error *e)
+{
+    bool no_answer = r == -ETIMEDOUT ||
+                     (e && e->name && strcmp(e->name, SD_BUS_ERROR_NO_REPLY) == 0);
+    if (no_answer) {
+        ad_error_set(err, AD_ACTION_FAILED, "%s got no answer; the action may have landed",
+                     label);
+        err->delivery = AD_DELIVERY_UNCERTAIN;
+        ad_error_detail(err, "kind", json_string("no_reply"));
+    } else {
+        ad_error_set(err, AD_ACTION_FAILED, "%s was refused by the application", label);
+        err->delivery = AD_NOT_DELIVERED;
+    }
+    ad_error_platform_detail(err, e && e->message ? e->message : strerror(-r));
+    return -1;
+}
+
+/* Sends one call and reads a boolean answer. Returns 1 (TRUE), 0 (FALSE) or -1 (err set). */
+static int call_bool(sd_bus *bus, const address *a, const char *iface, const char *member,
+                     const char *label, ad_error *err, const char *types, ...)
+{
+    sd_bus_message *m = NULL, *reply = NULL;
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    int ok = 0;
+    int r = sd_bus_message_new_method_call(bus, &m, a->bus, a->path, iface, member);
+    if (r >= 0 && types && *types) {
+        va_list ap;
+        va_start(ap, types);
+        r = sd_bus_message_appendv(m, types, ap);
+        va_end(ap);
+    }
+    if (r >= 0)
+        r = sd_bus_call(bus, m, CALL_TIMEOUT_US, &e, &reply);
+    if (r >= 0)
+        r = sd_bus_message_read(reply, "b", &ok);
+    int rc = r < 0 ? call_failed(err, label, r, &e) : (ok ? 1 : 0);
+    sd_bus_error_free(&e);
+    sd_bus_message_unref(m);
+    sd_bus_message_unref(reply);
+    return rc;
+}
+
+/* The index of the raw action that maps to `want` (or to `alt` when `want` is absent). */
+static int find_action(sd_bus *bus, const address *a, const char *want, const char *alt)
+{
+    int32_t n = 0;
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    if (sd_bus_get_property_trivial(bus, a->bus, a->path, ATSPI_IFACE_ACTION, "NActions", &e,
+                                    'i', &n) < 0) {
+        sd_bus_error_free(&e);
+        return -1;
+    }
+    int alt_index = -1;
+    for (int32_t i = 0; i < n && i < MAX_ACTIONS; i++) {
+        sd_bus_message *reply = NULL;
+        const char *name = NULL;
+        /* GTK4 can list indexes GetName refuses: such an index is not an action. */
+        if (sd_bus_call_method(bus, a->bus, a->path, ATSPI_IFACE_ACTION, "GetName", NULL,
+                               &reply, "i", i) >= 0 &&
+            sd_bus_message_read(reply, "s", &name) >= 0 && name) {
+            const char *c = ad_atspi_action_canonical(name);
+            if (c && strcmp(c, want) == 0) {
+                sd_bus_message_unref(reply);
+                return i;
+            }
+            if (c && alt && alt_index < 0 && strcmp(c, alt) == 0)
+                alt_index = i;
+        }
+        sd_bus_message_unref(reply);
+    }
+    return alt_index;
+}
+
+static int do_action(sd_bus *bus, const address *a, const char *want, const char *alt,
+                     ad_act_result *ret, ad_error *err)
+{
+    int index = find_action(bus, a, want, alt);
+    if (index < 0) {
+        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "The element exposes no %s action", want);
+        ad_error_detail(err, "kind", json_string("action_missing"));
+        return -1;
+    }
+    int r = call_bool(bus, a, ATSPI_IFACE_ACTION, "DoAction", "Action.DoAction", err, "i",
+                      index);
+    if (r == 0) {
+        ad_error_set(err, AD_ACTION_FAILED, "The application declined the %s action", want);
+        ad_error_detail(err, "kind", json_string("action_declined"));
+    }
+    if (r <= 0)
+        return -1;
+    add_step(ret, "Action.DoAction", "succeeded");
+    return 0;
+}
+
+static int insert_text(sd_bus *bus, const address *a, const char *text, ad_act_result *ret,
+                       ad_error *err)
+{
+    int32_t caret = 0;
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    /* No caret (-1 or unreadable) means the end is unknown: insert at the start, which is
+     * where GTK keeps the caret of an unfocused entry. */
+    if (sd_bus_get_property_trivial(bus, a->bus, a->path, ATSPI_IFACE_TEXT, "CaretOffset", &e,
+                                    'i', &caret) < 0 || caret < 0)
+        caret = 0;
+    sd_bus_error_free(&e);
+    /* The length is in bytes: atk-bridge hands it to gtk_editable_insert_text unchanged. */
+    int r = call_bool(bus, a, "org.a11y.atspi.EditableText", "InsertText",
+                      "EditableText.InsertText", err, "isi", caret, text, (int32_t)strlen(text));
+    if (r == 0)
+        ad_error_set(err, AD_ACTION_FAILED, "The application declined the text insertion");
+    if (r <= 0)
+        return -1;
+    add_step(ret, "EditableText.InsertText", "succeeded");
+    return 0;
+}
+
+static int set_number(sd_bus *bus, const address *a, double v, ad_act_result *ret,
+                      ad_error *err)
+{
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    int r = sd_bus_set_property(bus, a->bus, a->path, ATSPI_IFACE_VALUE, "CurrentValue", &e,
+                                "d", v);
+    if (r < 0) {
+        call_failed(err, "Value.CurrentValue", r, &e);
+        sd_bus_error_free(&e);
+        return -1;
+    }
+    add_step(ret, "Value.CurrentValue", "succeeded");
+    return 0;
+}
+
+/* The items a select picks from: a combo box's popup menu children, else its children. */
+static const ad_node *select_items(const ad_node *target)
+{
+    if (target->n_children == 1 && strcmp(target->children[0]->role, "menu") == 0)
+        return target->children[0];
+    return target;
+}
+
+static int select_child(sd_bus *bus, const ad_node *target, const address *a,
+                        const char *text, ad_act_result *ret, ad_error *err)
+{
+    const ad_node *holder = select_items(target);
+    int index = -1, matches = 0;
+    for (size_t i = 0; i < holder->n_children; i++) {
+        const char *name = ad_text_get(&holder->children[i]->name);
+        if (name && strcmp(name, text) == 0 && matches++ == 0)
+            index = (int)i;
+    }
+    if (matches == 0) {
+        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "No option is named '%s'", text);
+        ad_error_detail(err, "kind", json_string("option_absent"));
+        return -1;
+    }
+    if (matches > 1) {
+        ad_error_set(err, AD_AMBIGUOUS_TARGET, "%d options are named '%s'", matches, text);
+        ad_error_detail(err, "kind", json_string("option_ambiguous"));
+        return -1;
+    }
+    int r = call_bool(bus, a, "org.a11y.atspi.Selection", "SelectChild",
+                      "Selection.SelectChild", err, "i", index);
+    if (r == 0)
+        ad_error_set(err, AD_ACTION_FAILED, "The application declined the selection");
+    if (r <= 0)
+        return -1;
+    add_step(ret, "Selection.SelectChild", "succeeded");
+    return 0;
+}
+
+int ad_atspi_act(sd_bus *bus, const ad_node *target, const ad_act_req *req, ad_act_result *ret,
+                 ad_error *err)
+{
+    address a;
+    memset(ret, 0, sizeof(*ret));
+    if (split_address(target, &a) < 0)
+        return ad_error_set(err, AD_INTERNAL, "element without an address");
+    int rc = -1;
+    switch (req->kind) {
+    case AD_ACT_CLICK: rc = do_action(bus, &a, "Click", NULL, ret, err); break;
+    case AD_ACT_RIGHT_CLICK: rc = do_action(bus, &a, "RightClick", NULL, ret, err); break;
+    /* GTK3 check boxes expose only "click", which toggles them. */
+    case AD_ACT_TOGGLE: rc = do_action(bus, &a, "Toggle", "Click", ret, err); break;
+    case AD_ACT_EXPAND: rc = do_action(bus, &a, "Expand", NULL, ret, err); break;
+    /* A toggle-style expander ("expand or contract") maps to Expand and serves both ways. */
+    case AD_ACT_COLLAPSE: rc = do_action(bus, &a, "Collapse", "Expand", ret, err); break;
+    case AD_ACT_SET_TEXT: {
+        int r = call_bool(bus, &a, "org.a11y.atspi.EditableText", "SetTextContents",
+                          "EditableText.SetTextContents", err, "s", req->text);
+        if (r == 0)
+            ad_error_set(err, AD_ACTION_FAILED, "The application declined the new text");
+        if (r > 0) {
+            add_step(ret, "EditableText.SetTextContents", "succeeded");
+            rc = 0;
+        }
+        break;
+    }
+    case AD_ACT_INSERT_TEXT: rc = insert_text(bus, &a, req->text, ret, err); break;
+    case AD_ACT_SET_NUMBER: rc = set_number(bus, &a, req->number, ret, err); break;
+    case AD_ACT_SELECT: rc = select_child(bus, target, &a, req->text, ret, err); break;
+    case AD_ACT_SCROLL_TO: {
+        int r = call_bool(bus, &a, ATSPI_IFACE_COMPONENT, "ScrollTo", "Component.ScrollTo", err,
+                          "u", SCROLL_ANYWHERE);
+        if (r == 0)
+            ad_error_set(err, AD_ACTION_FAILED, "The application could not scroll the element "
+                                                "into view");
+        if (r > 0) {
+            add_step(ret, "Component.ScrollTo", "succeeded");
+            rc = 0;
+        }
+        break;
+    }
+    }
+    if (rc == 0)
+        ret->delivery = AD_DELIVERED_UNVERIFIED;
+    return rc;
+}

@@ -466,7 +466,7 @@ static void test_window_id(void **state)
 static void test_unimplemented_command_fails_closed(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "click", tu_args("click", "{s:s}", "ref_id", "@s1abc:e1"), 1);
+    json_t *env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@s1abc:e1"), 1);
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
     assert_string_equal(tu_str(env, "error.disposition.retry"), "safe");
     assert_string_equal(tu_str(env, "error.details.kind"), "not_in_this_build");
@@ -474,7 +474,7 @@ static void test_unimplemented_command_fails_closed(void **state)
     assert_null(tu_at(env, "error.recovery"));
     expect_code(env, "PLATFORM_NOT_SUPPORTED");
     /* An argument error still comes first. */
-    env = run(f, "click", tu_args("click", "{s:s}", "ref_id", "@e1"), 1);
+    env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@e1"), 1);
     assert_string_equal(tu_str(env, "error.message"),
                         "Invalid ref_id '@e1': expected @<snapshot_id>:e<N>");
     expect_code(env, "INVALID_ARGS");

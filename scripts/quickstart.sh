@@ -4,7 +4,6 @@
 # platform skill, a skeleton, a drill into the region that holds the 7 button, find, get, is.
 # It uses the graphical session when one is reachable and otherwise starts a headless desktop
 # (Xvfb, a private D-Bus session bus, openbox, the AT-SPI bus) and stops it afterwards.
-# Commands this build does not have yet (click, wait) are shown failing closed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -54,6 +53,18 @@ if [[ -n "$ref" ]]; then
   step get "$ref"
   step get "$ref" --property bounds
   step is "$ref" --property enabled
-  echo "# 4. Act (not in this build: fails closed, nothing is sent)"
+  display=$("$AD" find --app gnome-calculator --role textfield --first | jq -r '.data.match.ref_id // empty')
+  clear=$("$AD" find --app gnome-calculator --role button --description "Clear" --first |
+    jq -r '.data.match.ref_id // empty')
+  echo "# 4. Act: press 7"
   step click "$ref"
+  if [[ -n "$display" ]]; then
+    echo "# 5. Verify: the display reads 7"
+    step wait --element "$display" --predicate value --value 7 --timeout 5000
+    step get "$display" --property value
+  fi
+  if [[ -n "$clear" ]]; then
+    echo "# 6. Restore the state: press C"
+    step click "$clear"
+  fi
 fi

@@ -95,6 +95,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
         goto done;
     }
+    free(pr.ref_nodes);
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
     if (ad_refstore_save(ctx, map, err) < 0) {
         json_decref(pr.tree);
@@ -204,6 +205,7 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
         ad_error_set(err, AD_INTERNAL, "cannot present the drill");
         goto done;
     }
+    free(pr.ref_nodes);
     json_object_set_new(r.refmap, "next_ref", json_integer((json_int_t)next_ref));
     if (ad_refstore_save(ctx, r.refmap, err) < 0) {
         json_decref(pr.tree);

@@ -735,7 +735,7 @@ const ad_command ad_commands[] = {
      .summary = "Clear the clipboard."},
 
     /* Wait */
-    {.name = "wait", .group = G_WAIT, .args = wait_args,
+    {.name = "wait", .group = G_WAIT, .args = wait_args, .handler = ad_cmd_wait,
      .summary = "Block until a time, element, window, text, menu, event, or notification "
                 "condition holds."},
 

@@ -275,6 +275,8 @@ typedef struct {
     json_t *refs;
     uint64_t *next_ref;
     size_t added;
+    const ad_node **nodes;
+    size_t cap_nodes;
 } emitter;
 
 /* A wrapper --compact may collapse: nothing to show, and nothing unread to hide. */
@@ -320,6 +322,16 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         snprintf(ref, sizeof(ref), "@%s:e%llu", em->snapshot_id, (unsigned long long)num);
         json_object_set_new(o, "ref_id", json_string(ref));
         json_object_set_new(em->refs, key, ad_ref_entry_new(n, p->idx, p->src, target));
+        if (em->added == em->cap_nodes) {
+            size_t cap = em->cap_nodes ? em->cap_nodes * 2 : 64;
+            const ad_node **a = realloc(em->nodes, cap * sizeof(*a));
+            if (a) {
+                em->nodes = a;
+                em->cap_nodes = cap;
+            }
+        }
+        if (em->added < em->cap_nodes)
+            em->nodes[em->added] = n;
         em->added++;
     }
     json_object_set_new(o, "role", json_string(n->role));
@@ -371,8 +383,10 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     /* Drill targets mark every depth cut, not only skeleton ones: any cut can be drilled. */
     mark_targets(&p, root, 0);
     emitter em = {.p = &p, .snapshot_id = snapshot_id, .refs = refs, .next_ref = next_ref};
+    ret->first_ref = *next_ref;
     ret->tree = emit(&em, root, 0);
     ret->refs_added = em.added;
+    ret->ref_nodes = em.nodes;
     free(p.targets);
     return ret->tree ? 0 : -1;
 }

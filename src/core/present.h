@@ -33,6 +33,10 @@ typedef struct {
 typedef struct {
     json_t *tree;        /* new reference */
     size_t refs_added;
+    /* The node behind each new ref, in allocation order (refs_added entries, caller frees
+     * the array; the nodes are borrowed from the read). */
+    const ad_node **ref_nodes;
+    uint64_t first_ref;  /* the number of the first new ref */
 } ad_present_result;
 
 /* Presents the subtree at `root` (a node of the window read indexed by `idx`). New entries

@@ -39,6 +39,7 @@ static pres present_at(ad_node *root, const ad_node *at, ad_present_opts o, bool
     assert_int_equal(ad_present(at, p.idx, &o, &src, "s1test", p.refs, &p.next, &r), 0);
     p.tree = r.tree;
     p.added = r.refs_added;
+    free(r.ref_nodes);
     return p;
 }
 

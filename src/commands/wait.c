@@ -1,0 +1,438 @@
+/* wait.c: block until a condition holds (commands/wait.md). Modes: MS, --element (exists,
+ * enabled, visible, actionable, value), --window, --text (with --count). Each poll is a
+ * complete fresh read; a read that failed is "not yet", never "absent". Menu, notification
+ * and event waits are not in this build and fail closed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/actionability.h"
+#include "core/ctx.h"
+#include "core/present.h"
+#include "core/refs.h"
+#include "core/refstore.h"
+#include "core/resolve.h"
+#include "core/window_select.h"
+
+#define POLL_MS 100
+#define READ_BUDGET_US (2 * 1000 * 1000)
+
+static void sleep_until_next_poll(int64_t deadline)
+{
+    int64_t left = deadline - ad_now_us();
+    int64_t us = left < POLL_MS * 1000 ? (left > 0 ? left : 0) : POLL_MS * 1000;
+    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static int64_t read_deadline(int64_t deadline)
+{
+    int64_t now = ad_now_us();
+    return deadline - now < READ_BUDGET_US ? (deadline > now ? deadline : now + 1000)
+                                          : now + READ_BUDGET_US;
+}
+
+static int wait_timeout(ad_error *err, const char *what, const char *predicate,
+                        int64_t timeout_ms)
+{
+    ad_error_set(err, AD_TIMEOUT, "%s not found within %lldms", what, (long long)timeout_ms);
+    ad_error_detail(err, "kind", json_string("wait_timeout"));
+    ad_error_detail(err, "predicate", json_string(predicate));
+    ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
+    return -1;
+}
+
+/* ---- mode checks ------------------------------------------------------------------------ */
+
+static int mode_of(const json_t *args, const char **ret, ad_error *err)
+{
+    const char *modes[8];
+    int n = 0;
+    bool event = json_object_get(args, "event"), notification = ad_arg_bool(args, "notification");
+    if (json_object_get(args, "ms"))
+        modes[n++] = "ms";
+    if (json_object_get(args, "element"))
+        modes[n++] = "element";
+    if (json_object_get(args, "window") && !event)
+        modes[n++] = "window";
+    if (json_object_get(args, "text") && !notification)
+        modes[n++] = "text";
+    if (ad_arg_bool(args, "menu"))
+        modes[n++] = "menu";
+    if (ad_arg_bool(args, "menu_closed"))
+        modes[n++] = "menu-closed";
+    if (notification)
+        modes[n++] = "notification";
+    if (event)
+        modes[n++] = "event";
+    if (n != 1) {
+        if (n)
+            ad_error_set(err, AD_INVALID_ARGS, "wait takes one mode, got %d", n);
+        else
+            ad_error_set(err, AD_INVALID_ARGS, "wait needs a mode");
+        ad_error_suggest(err, "Use one of: wait MS, --element REF, --window TITLE, --text TEXT, "
+                              "--menu, --menu-closed, --notification, --event KIND");
+        return -1;
+    }
+    *ret = modes[0];
+    const char *element_only[] = {"predicate", "value", "action"};
+    for (size_t i = 0; i < 3; i++)
+        if (json_object_get(args, element_only[i]) && strcmp(*ret, "element") != 0)
+            return ad_error_set(err, AD_INVALID_ARGS, "--%s needs --element", element_only[i]);
+    if (json_object_get(args, "count") && strcmp(*ret, "text") != 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--count needs --text");
+    if (json_object_get(args, "window_id") && strcmp(*ret, "event") != 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--window-id applies only to --event");
+    return 0;
+}
+
+/* ---- element ---------------------------------------------------------------------------- */
+
+static const ad_action_spec *actionable_spec(const char *action)
+{
+    static const ad_action_spec click = {.name = "click", .act = AD_ACT_CLICK};
+    static const ad_action_spec type = {.name = "type", .act = AD_ACT_INSERT_TEXT};
+    static const ad_action_spec set = {.name = "set-value", .act = AD_ACT_SET_TEXT};
+    if (!action || strcmp(action, "click") == 0)
+        return &click;
+    return strcmp(action, "type") == 0 ? &type : &set;
+}
+
+/* Evaluates the predicate on a resolved node; fills *observed (new reference). */
+static bool element_holds(const json_t *args, const char *predicate, const ad_node *n,
+                          json_t **observed)
+{
+    bool known = n->states_state == AD_FIELD_KNOWN;
+    if (strcmp(predicate, "exists") == 0) {
+        *observed = json_pack("{s:b}", "exists", 1);
+        return true;
+    }
+    if (strcmp(predicate, "enabled") == 0 || strcmp(predicate, "visible") == 0) {
+        bool ok = strcmp(predicate, "enabled") == 0
+                      ? !(n->states & (1u << AD_ST_DISABLED))
+                      : !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+        *observed = json_pack("{s:b, s:b}", "applicable", known, predicate, known && ok);
+        return known && ok;
+    }
+    if (strcmp(predicate, "actionable") == 0) {
+        ad_actionability a;
+        ad_actionability_eval(actionable_spec(ad_arg_str(args, "action")), n, false, NULL, 1,
+                              &a);
+        *observed = json_pack("{s:b, s:O}", "actionable", a.actionable, "checks", a.checks);
+        bool ok = a.actionable;
+        ad_actionability_clear(&a);
+        return ok;
+    }
+    /* value: counts only, never the value itself (it may be a secret). */
+    const char *want = ad_arg_str(args, "value");
+    const char *have = n->secure ? NULL : ad_text_get(&n->value);
+    bool match = have && strcmp(have, want) == 0;
+    *observed = json_pack("{s:I, s:b, s:I, s:b}", "expected_chars",
+                          (json_int_t)strlen(want), "matched", match, "value_chars",
+                          (json_int_t)(have ? strlen(have) : 0), "value_present", have != NULL);
+    return match;
+}
+
+static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
+                        json_t **ret, ad_error *err)
+{
+    const char *ref = ad_arg_str(args, "element");
+    const char *predicate = ad_arg_str(args, "predicate") ? ad_arg_str(args, "predicate")
+                                                          : "exists";
+    if ((strcmp(predicate, "value") == 0) != (ad_arg_str(args, "value") != NULL))
+        return ad_error_set(err, AD_INVALID_ARGS, strcmp(predicate, "value") == 0
+                                                      ? "--predicate value needs --value"
+                                                      : "--value needs --predicate value");
+    if (ad_arg_str(args, "action") && strcmp(predicate, "actionable") != 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
+    int64_t deadline = started + timeout_ms * 1000;
+    json_t *last = NULL, *last_error = NULL;
+    for (;;) {
+        ad_resolved r = {0};
+        ad_error e = AD_ERROR_INIT;
+        int rc = ad_resolve_load(ctx, ref, &r, &e);
+        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, read_deadline(deadline), &e)) < 0) {
+            /* Refs that can never resolve fail now; the rest are "not yet". */
+            bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
+                         (e.code == AD_AMBIGUOUS_TARGET && e.details &&
+                          json_object_get(e.details, "kind") &&
+                          strcmp(json_string_value(json_object_get(e.details, "kind")),
+                                 "identity_not_unique") == 0) ||
+                         e.code == AD_PLATFORM_NOT_SUPPORTED;
+            if (final) {
+                ad_error_move(err, &e);
+                ad_resolved_clear(&r);
+                json_decref(last);
+                json_decref(last_error);
+                return -1;
+            }
+            json_decref(last_error);
+            last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
+                                   e.message ? e.message : "");
+            ad_error_clear(&e);
+        } else {
+            json_t *observed = NULL;
+            bool ok = element_holds(args, predicate, r.node, &observed);
+            if (ok) {
+                *ret = json_pack("{s:I, s:b, s:o, s:s, s:s}", "elapsed_ms",
+                                 (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
+                                 "observed", observed, "predicate", predicate, "ref", ref);
+                ad_resolved_clear(&r);
+                json_decref(last);
+                json_decref(last_error);
+                return 0;
+            }
+            json_decref(last);
+            last = observed;
+        }
+        ad_resolved_clear(&r);
+        if (ad_now_us() >= deadline)
+            break;
+        sleep_until_next_poll(deadline);
+    }
+    wait_timeout(err, "Element condition", predicate, timeout_ms);
+    ad_error_detail(err, "ref", json_string(ref));
+    if (last)
+        ad_error_detail(err, "last_observed", last);
+    if (last_error)
+        ad_error_detail(err, "last_error", last_error);
+    return -1;
+}
+
+/* ---- window ----------------------------------------------------------------------------- */
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    if (!hay)
+        return false;
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return n == 0;
+}
+
+static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
+                       json_t **ret, ad_error *err)
+{
+    const char *title = ad_arg_str(args, "window");
+    const char *app = ad_arg_str(args, "app");
+    int64_t deadline = started + timeout_ms * 1000;
+    json_t *last = NULL;
+    for (;;) {
+        ad_app_list apps = {0};
+        ad_window_list wins = {0};
+        ad_error e = AD_ERROR_INIT;
+        int rc = app ? ad_apps_matching(ctx, app, read_deadline(deadline), &apps, &e) : 0;
+        if (rc == 0)
+            rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL,
+                                                 read_deadline(deadline), &wins, &e);
+        if (rc == 0) {
+            json_decref(last);
+            last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
+                             "truncated", wins.count > 10);
+            for (size_t i = 0; i < wins.count; i++) {
+                if (i < 10 && wins.items[i].title)
+                    json_array_append_new(json_object_get(last, "titles"),
+                                          json_string(wins.items[i].title));
+                if (contains_ci(wins.items[i].title, title)) {
+                    *ret = json_pack("{s:I, s:b, s:o}", "elapsed_ms",
+                                     (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
+                                     "window", ad_window_json(&wins.items[i]));
+                    ad_window_list_free(&wins);
+                    ad_app_list_free(&apps);
+                    json_decref(last);
+                    return 0;
+                }
+            }
+        } else if (e.code == AD_PLATFORM_NOT_SUPPORTED) {
+            ad_error_move(err, &e);
+            json_decref(last);
+            return -1;
+        }
+        ad_error_clear(&e);
+        ad_window_list_free(&wins);
+        ad_app_list_free(&apps);
+        if (ad_now_us() >= deadline)
+            break;
+        sleep_until_next_poll(deadline);
+    }
+    ad_error_set(err, AD_TIMEOUT, "Window title (%zu chars) not found within %lldms",
+                 strlen(title), (long long)timeout_ms);
+    ad_error_detail(err, "kind", json_string("wait_timeout"));
+    ad_error_detail(err, "predicate", json_string("window"));
+    ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
+    ad_error_detail(err, "title", json_string(title));
+    if (app)
+        ad_error_detail(err, "app", json_string(app));
+    if (last)
+        ad_error_detail(err, "last_observed", last);
+    return -1;
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+static bool node_has_text(const ad_node *n, const char *text)
+{
+    return contains_ci(ad_text_get(&n->name), text) ||
+           (!n->secure && contains_ci(ad_text_get(&n->value), text)) ||
+           contains_ci(ad_text_get(&n->description), text);
+}
+
+static void find_text(const ad_node *n, const char *text, size_t *count, const ad_node **first)
+{
+    if (node_has_text(n, text)) {
+        if (!*first)
+            *first = n;
+        (*count)++;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        find_text(n->children[i], text, count, first);
+}
+
+/* Saves the read as a snapshot (every ref-able node gets a ref) and returns the first match's
+ * ref, or NULL when it earns none. */
+static int save_text_snapshot(ad_ctx *ctx, const ad_window *win, const ad_tree *tree,
+                              const ad_node *match, char *ret_id, json_t **ret_ref,
+                              ad_error *err)
+{
+    ad_identity_index *idx = ad_identity_index_build(tree->root);
+    if (!idx || ad_snapshot_id_new(ret_id) < 0) {
+        ad_identity_index_free(idx);
+        return ad_error_set(err, AD_INTERNAL, "cannot allocate a snapshot");
+    }
+    ad_present_source src = {.window = win, .app_name = win->app_name, .surface = "window",
+                             .identity_proven = tree->complete};
+    ad_present_opts opts = {.max_depth = 50};
+    uint64_t next = 1;
+    json_t *map = json_pack("{s:s, s:I, s:s, s:{s:s, s:s?}, s:s, s:o, s:{}}", "snapshot_id",
+                            ret_id, "created_at", (json_int_t)ad_wall_ms(), "app",
+                            win->app_name ? win->app_name : "", "window", "id", win->id,
+                            "title", win->title, "surface", "window", "source",
+                            ad_refmap_source_new(&src), "refs");
+    ad_present_result pr = {0};
+    int rc = ad_present(tree->root, idx, &opts, &src, ret_id, json_object_get(map, "refs"),
+                        &next, &pr);
+    *ret_ref = json_null();
+    for (size_t i = 0; rc == 0 && i < pr.refs_added; i++)
+        if (pr.ref_nodes && pr.ref_nodes[i] == match) {
+            json_decref(*ret_ref);
+            *ret_ref = json_sprintf("@%s:e%llu", ret_id,
+                                    (unsigned long long)(pr.first_ref + i));
+        }
+    free(pr.ref_nodes);
+    json_decref(pr.tree);
+    json_object_set_new(map, "next_ref", json_integer((json_int_t)next));
+    if (rc < 0)
+        ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
+    else
+        rc = ad_refstore_save(ctx, map, err);
+    json_decref(map);
+    ad_identity_index_free(idx);
+    return rc;
+}
+
+static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
+                     json_t **ret, ad_error *err)
+{
+    const char *text = ad_arg_str(args, "text");
+    json_t *count_arg = json_object_get(args, "count");
+    int64_t deadline = started + timeout_ms * 1000;
+    json_t *last_error = NULL;
+    size_t last_count = 0;
+    for (;;) {
+        ad_window win = {0};
+        ad_tree tree = {0};
+        ad_error e = AD_ERROR_INIT;
+        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, read_deadline(deadline),
+                                  &win, &e);
+        if (rc < 0 && (e.code == AD_AMBIGUOUS_TARGET || e.code == AD_PLATFORM_NOT_SUPPORTED)) {
+            ad_error_move(err, &e);
+            json_decref(last_error);
+            return -1;
+        }
+        if (rc == 0) {
+            ad_read_limits lim = ad_read_limits_default(read_deadline(deadline));
+            rc = ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, &e);
+        }
+        if (rc == 0) {
+            size_t count = 0;
+            const ad_node *first = NULL;
+            find_text(tree.root, text, &count, &first);
+            last_count = count;
+            /* Absence counts only from a complete read; a count must be exact. */
+            bool ok = count_arg ? tree.complete && count == (size_t)json_integer_value(count_arg)
+                                : count > 0;
+            if (ok) {
+                char id[AD_SNAPSHOT_ID_MAX + 1];
+                json_t *ref = NULL;
+                rc = save_text_snapshot(ctx, &win, &tree, first, id, &ref, err);
+                if (rc == 0)
+                    *ret = json_pack("{s:I, s:b, s:o, s:s?, s:s, s:s}", "elapsed_ms",
+                                     (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
+                                     "ref", ref, "role", first ? first->role : NULL,
+                                     "snapshot_id", id, "text", text);
+                ad_tree_clear(&tree);
+                ad_window_clear(&win);
+                json_decref(last_error);
+                return rc;
+            }
+        } else {
+            json_decref(last_error);
+            last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
+                                   e.message ? e.message : "");
+        }
+        ad_error_clear(&e);
+        ad_tree_clear(&tree);
+        ad_window_clear(&win);
+        if (ad_now_us() >= deadline)
+            break;
+        sleep_until_next_poll(deadline);
+    }
+    wait_timeout(err, "Text", "text", timeout_ms);
+    ad_error_detail(err, "text_chars", json_integer((json_int_t)strlen(text)));
+    if (count_arg)
+        ad_error_detail(err, "expected_count", json_incref(count_arg));
+    ad_error_detail(err, "last_observed", json_pack("{s:I}", "count", (json_int_t)last_count));
+    if (last_error)
+        ad_error_detail(err, "last_error", last_error);
+    return -1;
+}
+
+int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *mode = NULL;
+    if (mode_of(args, &mode, err) < 0)
+        return -1;
+    int64_t started = ad_now_us();
+    int64_t timeout_ms = ad_arg_int(args, "timeout", 30000);
+    if (strcmp(mode, "ms") == 0) {
+        int64_t ms = ad_arg_int(args, "ms", 0);
+        if (ms < 0 || ms > 86400000)
+            return ad_error_set(err, AD_INVALID_ARGS, "wait MS takes 0 to 86400000");
+        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        *ret_data = json_pack("{s:I}", "waited_ms", (json_int_t)ms);
+        return 0;
+    }
+    if (strcmp(mode, "element") == 0)
+        return wait_element(ctx, args, started, timeout_ms, ret_data, err);
+    if (strcmp(mode, "window") == 0)
+        return wait_window(ctx, args, started, timeout_ms, ret_data, err);
+    if (strcmp(mode, "text") == 0)
+        return wait_text(ctx, args, started, timeout_ms, ret_data, err);
+    if (strcmp(mode, "notification") == 0) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --notification needs GNOME Shell, "
+                                                     "which this session does not run");
+        ad_error_detail(err, "retryable", json_false());
+        return -1;
+    }
+    ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --%s is not available in this build",
+                 mode);
+    ad_error_detail(err, "retryable", json_false());
+    return -1;
+}

@@ -6,6 +6,7 @@
 #include "commands/common.h"
 #include "core/ctx.h"
 #include "core/present.h"
+#include "core/surface.h"
 #include "core/window_select.h"
 
 static json_t *app_json(const ad_app *a)
@@ -104,5 +105,33 @@ int ad_cmd_list_windows(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
         json_array_append_new(rows, ad_window_json(&wins.items[i]));
     ad_window_list_free(&wins);
     *ret_data = rows;
+    return 0;
+}
+
+int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *app = ad_arg_str(args, "app");
+    int64_t deadline = ad_now_us() + 5000 * 1000;
+    ad_window win = {0};
+    /* The app's process: any of its windows identifies it (window-owned surfaces). */
+    if (app) {
+        ad_app_list apps = {0};
+        if (ad_apps_matching(ctx, app, deadline, &apps, err) < 0)
+            return -1;
+        if (apps.count > 1) {
+            ad_error_set(err, AD_AMBIGUOUS_TARGET, "%zu instances of '%s' are running",
+                         apps.count, app);
+            ad_error_suggest(err, "Run list-apps and pick one instance");
+            ad_app_list_free(&apps);
+            return -1;
+        }
+        win.pid = apps.items[0].pid;
+        ad_app_list_free(&apps);
+    } else if (ad_window_select(ctx, NULL, NULL, deadline, &win, err) < 0) {
+        return -1;
+    }
+    *ret_data = json_pack("{s:i, s:o}", "pid", win.pid, "surfaces",
+                          ad_surfaces_of_pid(ctx, win.pid, deadline));
+    ad_window_clear(&win);
     return 0;
 }

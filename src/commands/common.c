@@ -25,32 +25,3 @@ int64_t ad_deadline_from(const json_t *args, const char *key, int64_t fallback_m
 {
     return ad_now_us() + ad_arg_int(args, key, fallback_ms) * 1000;
 }
-
-int ad_surface_check(const char *surface, ad_error *err)
-{
-    static const char *const later[] = {"focused", "menu", "sheet", "alert", "popover", NULL};
-    static const char *const foreign[] = {"menubar", "dock", "menu-bar-extras", "start-menu",
-                                          "taskbar", "system-tray", "system-tray-overflow",
-                                          "action-center", "quick-settings", "notification-center",
-                                          NULL};
-    if (!surface || strcmp(surface, "window") == 0)
-        return 0;
-    for (size_t i = 0; later[i]; i++)
-        if (strcmp(surface, later[i]) == 0) {
-            ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                         "--surface %s is not available in this build", surface);
-            ad_error_suggest(err, "Read the window with --surface window (the default)");
-            ad_error_detail(err, "surface", json_string(surface));
-            return -1;
-        }
-    for (size_t i = 0; foreign[i]; i++)
-        if (strcmp(surface, foreign[i]) == 0) {
-            ad_error_set(err, AD_INVALID_ARGS, "--surface %s is not a surface this adapter "
-                                               "reads", surface);
-            ad_error_suggest(err, "Use --surface window; status lists supported_surfaces");
-            return -1;
-        }
-    ad_error_set(err, AD_INVALID_ARGS, "Unknown surface kind '%s'", surface);
-    ad_error_suggest(err, "Use --surface window; status lists supported_surfaces");
-    return -1;
-}

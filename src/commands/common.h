@@ -20,8 +20,5 @@ int64_t ad_deadline_from(const json_t *args, const char *key, int64_t fallback_m
 /* A list-windows row (new reference). */
 json_t *ad_window_json(const ad_window *w);
 
-/* Validates --surface for window-owned reads: "window" passes; kinds Linux has but this build
- * does not read fail closed with PLATFORM_NOT_SUPPORTED; other kinds are INVALID_ARGS. */
-int ad_surface_check(const char *surface, ad_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "core/refs.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
+#include "core/surface.h"
 #include "core/window_select.h"
 
 typedef struct {
@@ -187,8 +188,7 @@ static int shaping_check(const json_t *args, ad_error *err)
 }
 
 typedef struct {
-    ad_window window;
-    ad_tree tree;
+    ad_surface surface;
     ad_identity_index *idx;
     ad_resolved resolved;
     const ad_node *scope;
@@ -196,8 +196,7 @@ typedef struct {
 
 static void scope_clear(search_scope *s)
 {
-    ad_window_clear(&s->window);
-    ad_tree_clear(&s->tree);
+    ad_surface_clear(&s->surface);
     ad_identity_index_free(s->idx);
     ad_resolved_clear(&s->resolved);
 }
@@ -222,19 +221,17 @@ static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error
         s->scope = s->resolved.node;
         return 0;
     }
-    if (ad_window_select(ctx, ad_arg_str(args, "app"), ad_arg_str(args, "window_id"), deadline,
-                         &s->window, err) < 0)
-        return -1;
     ad_read_limits lim = ad_read_limits_default(deadline);
     lim.all_bounds = true; /* context matches carry bounds */
-    if (ctx->adapter->ops->read_window(ctx->adapter, s->window.id, &lim, &s->tree, err) < 0)
+    if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
+                        ad_arg_str(args, "window_id"), &lim, &s->surface, err) < 0)
         return -1;
-    if (!s->tree.complete)
-        return incomplete(err, &s->tree);
-    s->idx = ad_identity_index_build(s->tree.root);
+    if (!s->surface.tree.complete)
+        return incomplete(err, &s->surface.tree);
+    s->idx = ad_identity_index_build(s->surface.tree.root);
     if (!s->idx)
         return ad_error_set(err, AD_INTERNAL, "out of memory");
-    s->scope = s->tree.root;
+    s->scope = s->surface.root;
     return 0;
 }
 
@@ -260,8 +257,9 @@ static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_s
                             json_t *map, const char *snap_id)
 {
     ad_identity_index *idx = s->idx ? s->idx : s->resolved.idx;
-    ad_window *w = s->idx ? &s->window : &s->resolved.window;
-    ad_present_source src = {.window = w, .app_name = w->app_name, .surface = "window",
+    ad_window *w = s->idx ? &s->surface.window : &s->resolved.window;
+    ad_present_source src = {.window = w, .app_name = w->app_name,
+                             .surface = s->idx ? s->surface.kind : "window",
                              .identity_proven = true};
     json_t *arr = json_array();
     uint64_t next = (uint64_t)json_integer_value(json_object_get(map, "next_ref"));
@@ -318,8 +316,6 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         ad_error_suggest(err, "Run find --surface without --root, or drop --surface");
         return -1;
     }
-    if (ad_surface_check(surface, err) < 0)
-        return -1;
     int64_t limit = ad_arg_int(args, "limit", 50);
     if (limit < 0)
         return ad_error_set(err, AD_INVALID_ARGS, "--limit must be 0 or more");
@@ -355,12 +351,13 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         ad_error_set(err, AD_INTERNAL, "no randomness for a snapshot id");
         goto done;
     }
-    ad_window *w = s.idx ? &s.window : &s.resolved.window;
+    ad_window *w = s.idx ? &s.surface.window : &s.resolved.window;
     map = json_pack("{s:s, s:I, s:I, s:s, s:{s:s, s:s?}, s:s, s:{}}", "snapshot_id", id,
                     "created_at", (json_int_t)ad_wall_ms(), "next_ref", (json_int_t)1, "app",
                     w->app_name ? w->app_name : "", "window", "id", w->id, "title", w->title,
                     "surface", "window", "refs");
-    ad_present_source src = {.window = w, .app_name = w->app_name, .surface = "window",
+    ad_present_source src = {.window = w, .app_name = w->app_name,
+                             .surface = s.idx ? s.surface.kind : "window",
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
     json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);

@@ -25,6 +25,8 @@ int ad_cmd_is(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct 
 /* Every ref action (click, type, set-value, check, ...), dispatched on ctx->command->name. */
 int ad_cmd_ref_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                       struct ad_error *err);
+int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);

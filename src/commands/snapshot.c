@@ -12,6 +12,7 @@
 #include "core/refs.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
+#include "core/surface.h"
 #include "core/window_select.h"
 
 #define SKELETON_DEPTH 3
@@ -53,7 +54,7 @@ static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t
     json_object_set_new(m, "next_ref", json_integer((json_int_t)next_ref));
     json_object_set_new(m, "app", json_string(w->app_name ? w->app_name : ""));
     json_object_set_new(m, "window", window_brief(w));
-    json_object_set_new(m, "surface", json_string("window"));
+    json_object_set_new(m, "surface", json_string(src->surface));
     json_object_set_new(m, "source", ad_refmap_source_new(src));
     json_object_set_new(m, "refs", json_object());
     return m;
@@ -63,34 +64,33 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          json_t **ret_data, ad_error *err)
 {
     int64_t deadline = ad_deadline_from(args, "timeout_ms", 3000);
-    ad_window win = {0};
-    ad_tree tree = {0};
+    ad_surface sf = {0};
     ad_identity_index *idx = NULL;
     json_t *map = NULL;
     int rc = -1;
     if (ad_arg_bool(args, "skeleton") && opts->max_depth > SKELETON_DEPTH)
         opts->max_depth = SKELETON_DEPTH; /* --skeleton reads min(--max-depth, 3) levels */
-    if (ad_window_select(ctx, ad_arg_str(args, "app"), ad_arg_str(args, "window_id"), deadline,
-                         &win, err) < 0)
-        goto done;
     ad_read_limits lim = ad_read_limits_default(deadline);
     lim.all_bounds = opts->include_bounds;
-    if (ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, err) < 0)
+    if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
+                        ad_arg_str(args, "window_id"), &lim, &sf, err) < 0)
         goto done;
-    ad_log(ctx, "read %s: %zu nodes, %s%s", win.id, tree.nodes_observed,
-           tree.complete ? "complete" : "cut: ", tree.complete ? "" : tree.cut_reason);
-    idx = ad_identity_index_build(tree.root);
+    ad_window *win = &sf.window;
+    ad_tree *tree = &sf.tree;
+    ad_log(ctx, "read %s: %zu nodes, %s%s", win->id, tree->nodes_observed,
+           tree->complete ? "complete" : "cut: ", tree->complete ? "" : tree->cut_reason);
+    idx = ad_identity_index_build(tree->root);
     char id[AD_SNAPSHOT_ID_MAX + 1];
     if (!idx || ad_snapshot_id_new(id) < 0) {
         ad_error_set(err, AD_INTERNAL, "cannot allocate a snapshot");
         goto done;
     }
     uint64_t next_ref = 1;
-    ad_present_source src = {.window = &win, .app_name = win.app_name, .surface = "window",
-                             .identity_proven = tree.complete};
+    ad_present_source src = {.window = win, .app_name = win->app_name, .surface = sf.kind,
+                             .identity_proven = tree->complete};
     map = new_refmap(id, &src, next_ref);
     ad_present_result pr = {0};
-    if (ad_present(tree.root, idx, opts, &src, id, json_object_get(map, "refs"), &next_ref,
+    if (ad_present(sf.root, idx, opts, &src, id, json_object_get(map, "refs"), &next_ref,
                    &pr) < 0) {
         ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
         goto done;
@@ -102,24 +102,23 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         goto done;
     }
     json_t *d = json_object();
-    json_object_set_new(d, "app", json_string(win.app_name ? win.app_name : ""));
-    json_object_set_new(d, "complete", json_boolean(tree.complete));
-    if (!tree.complete) {
+    json_object_set_new(d, "app", json_string(win->app_name ? win->app_name : ""));
+    json_object_set_new(d, "complete", json_boolean(tree->complete));
+    if (!tree->complete) {
         json_object_set_new(d, "truncated", json_true());
-        json_object_set_new(d, "nodes_observed", json_integer((json_int_t)tree.nodes_observed));
+        json_object_set_new(d, "nodes_observed", json_integer((json_int_t)tree->nodes_observed));
         json_object_set_new(d, "identity_unproven", json_true());
     }
     json_object_set_new(d, "ref_count", json_integer((json_int_t)pr.refs_added));
     json_object_set_new(d, "snapshot_id", json_string(id));
-    json_object_set_new(d, "window", window_brief(&win));
+    json_object_set_new(d, "window", window_brief(win));
     json_object_set_new(d, "tree", pr.tree);
     *ret_data = d;
     rc = 0;
 done:
     json_decref(map);
     ad_identity_index_free(idx);
-    ad_tree_clear(&tree);
-    ad_window_clear(&win);
+    ad_surface_clear(&sf);
     return rc;
 }
 
@@ -241,7 +240,5 @@ int ad_cmd_snapshot(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error
         }
         return drill(ctx, args, &opts, ret_data, err);
     }
-    if (ad_surface_check(surface, err) < 0)
-        return -1;
     return full_snapshot(ctx, args, &opts, ret_data, err);
 }

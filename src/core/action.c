@@ -11,6 +11,7 @@
 #include "core/lease.h"
 #include "core/present.h"
 #include "core/resolve.h"
+#include "core/surface.h"
 
 #define POLL_MS 100
 /* How long the readback waits for an asynchronous update (GTK applies many actions from an
@@ -89,25 +90,6 @@ static json_t *auto_wait_json(const auto_wait *w)
     return json_pack("{s:i, s:I, s:i, s:i}", "lease_contention_count", (int)w->contention,
                      "lease_hold_ms", (json_int_t)w->hold_ms, "read_only_preflight_attempts",
                      w->preflight_attempts, "read_only_resolve_attempts", w->resolve_attempts);
-}
-
-static json_t *surfaces_json(ad_ctx *ctx, const ad_resolved *r)
-{
-    ad_window_list wins = {0};
-    json_t *a = json_array();
-    ad_error ignored = AD_ERROR_INIT;
-    /* Windows of the ref's process, as the adapter lists them now. */
-    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, ad_now_us() + 2000 * 1000, &wins,
-                                        &ignored) == 0) {
-        for (size_t i = 0; i < wins.count; i++)
-            if (wins.items[i].pid == r->window.pid)
-                json_array_append_new(a, json_pack("{s:s, s:s?, s:s}", "id", wins.items[i].id,
-                                                   "title", wins.items[i].title, "type",
-                                                   "window"));
-    }
-    ad_window_list_free(&wins);
-    ad_error_clear(&ignored);
-    return a;
 }
 
 /* Polls resolution and the transient checks until the target is actionable, a terminal
@@ -358,7 +340,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                          ? outcome == 1
                                                          : -1));
     if (spec->reports_surfaces)
-        json_object_set_new(d, "surfaces", surfaces_json(ctx, &r));
+        json_object_set_new(d, "surfaces",
+                            ad_surfaces_of_pid(ctx, r.window.pid, ad_now_us() + 2000 * 1000));
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",

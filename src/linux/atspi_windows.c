@@ -15,6 +15,7 @@
 
 #define STATE_ACTIVE 1u
 #define STATE_DEFUNCT 6u
+#define STATE_MODAL 16u
 #define STATE_ICONIFIED 15u
 #define STATE_SHOWING 25u
 #define STATE_VISIBLE 30u
@@ -158,6 +159,11 @@ static bool to_window(const win_probe *w, const app_ctx *a, ad_window *out)
     out->minimized = iconified;
     out->visible = visible && !iconified;
     out->accessible = true;
+    /* alert 2; dialog 16, file/color/font choosers 19, 9, 22 are dialogs. */
+    out->kind = w->role == 2 ? "alert"
+              : (w->role == 16 || w->role == 19 || w->role == 9 || w->role == 22) ? "dialog"
+                                                                                    : "window";
+    out->modal = ad_atspi_state_has(w->states, STATE_MODAL);
     return true;
 }
 

@@ -53,8 +53,9 @@ static void health(ad_adapter *a, ad_health *ret)
 static const char *const *supported_surfaces(ad_adapter *a)
 {
     (void)a;
-    /* Only what this build reads; sheet, alert and menu join with the surfaces work. */
-    static const char *const surfaces[] = {"window", NULL};
+    /* GTK menus, sheets (modal dialogs) and alerts are window-owned on X11; no GNOME Shell
+     * kinds are read. */
+    static const char *const surfaces[] = {"window", "focused", "sheet", "alert", "menu", NULL};
     return surfaces;
 }
 

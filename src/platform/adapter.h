@@ -43,6 +43,8 @@ typedef struct {
     bool bounds_known;
     ad_rect bounds;
     bool is_focused, minimized, visible, accessible;
+    const char *kind; /* static: "window", "dialog" or "alert" (NULL counts as "window") */
+    bool modal;       /* a modal dialog: a sheet */
 } ad_window;
 
 typedef struct {

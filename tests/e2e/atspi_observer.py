@@ -75,7 +75,10 @@ def canonical_role(atspi_role_name):
 
 
 def _no_cache(app):
+    # libatspi 2.46 hangs on the first property read of an application whose cache mask was
+    # set before anything was read from it; read its name first.
     try:
+        app.name
         app.set_cache_mask(Atspi.Cache.NONE)
     except Exception:  # an app that went away between listing and now
         pass

@@ -340,12 +340,39 @@ static void test_root_with_surface(void **state)
     /* --surface window is the default and allowed. */
     json_decref(run(f, "snapshot",
                     tu_args("snapshot", "{s:s, s:s}", "root", extra, "surface", "window"), 0));
-    /* Without --root: a surface this build lacks fails closed, a foreign one is invalid. */
-    expect_code(run(f, "snapshot", tu_args("snapshot", "{s:s}", "surface", "menu"), 1),
-                "PLATFORM_NOT_SUPPORTED");
+    /* Without --root: no open menu is a confirmed absence, a foreign kind is invalid. */
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "surface", "menu"), 1);
+    assert_string_equal(tu_str(env, "error.details.kind"), "surface_absent");
+    assert_true(json_is_true(tu_at(env, "error.details.complete")));
+    expect_code(env, "ELEMENT_NOT_FOUND");
     expect_code(run(f, "snapshot", tu_args("snapshot", "{s:s}", "surface", "taskbar"), 1),
                 "INVALID_ARGS");
     json_decref(skel);
+}
+
+/* An open menu (shown items) is its own surface: the snapshot holds the menu and nothing of
+ * the window behind it; a closed one (offscreen items) is absent. */
+static void test_menu_surface(void **state)
+{
+    fx *f = *state;
+    fake_add_app(f->fake, "editor", 200);
+    fake_window *doc = fake_add_window(
+        f->fake, "editor", "Doc",
+        fk("window|n=Doc", fk("button|n=Save|a=Click", NULL),
+           fk("menu|n=File|a=Click", fk("menuitem|n=Quit|a=Click", NULL),
+              fk("menuitem|n=About|a=Click", NULL), NULL),
+           fk("menu|n=Edit|a=Click", fk("menuitem|n=Undo|a=Click|s=offscreen", NULL), NULL),
+           NULL));
+    json_t *env = run(f, "snapshot",
+                      tu_args("snapshot", "{s:s, s:s}", "app", "editor", "surface", "menu"), 0);
+    assert_string_equal(tu_str(env, "data.tree.name"), "File");
+    assert_int_equal(json_array_size(tu_at(env, "data.tree.children")), 2);
+    assert_int_equal(json_integer_value(tu_at(env, "data.ref_count")), 3);
+    json_decref(env);
+    fk_remove(fk_find(doc->root, "menu", "File"));
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor", "surface",
+                                     "menu"), 1);
+    expect_code(env, "ELEMENT_NOT_FOUND");
 }
 
 static void test_without_app_the_focused_window_is_read(void **state)
@@ -539,6 +566,7 @@ int main(void)
         T(test_drill_replaces_full_snapshot_refs_under_its_root),
         T(test_incomplete_drill_times_out_and_saves_nothing),
         T(test_root_with_surface),
+        T(test_menu_surface),
         T(test_without_app_the_focused_window_is_read),
         T(test_app_windows_narrow_visible_focused_accessible),
         T(test_app_with_several_windows_is_ambiguous),

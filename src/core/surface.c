@@ -1,0 +1,235 @@
+/* surface.c: selecting and reading surfaces; finding open menus. */
+#include "core/surface.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/window_select.h"
+
+const char *const ad_surface_kinds[] = {"window", "focused", "sheet", "alert", "menu", NULL};
+
+static bool shown(const ad_node *n)
+{
+    return n->states_state == AD_FIELD_KNOWN &&
+           !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+}
+
+const ad_node *ad_surface_open_menu(const ad_node *n)
+{
+    if (strcmp(n->role, "menu") == 0 && shown(n)) {
+        for (size_t i = 0; i < n->n_children; i++)
+            if (shown(n->children[i]))
+                return n;
+    }
+    for (size_t i = 0; i < n->n_children; i++) {
+        const ad_node *m = ad_surface_open_menu(n->children[i]);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
+static bool kind_supported(const char *kind)
+{
+    for (size_t i = 0; ad_surface_kinds[i]; i++)
+        if (strcmp(ad_surface_kinds[i], kind) == 0)
+            return true;
+    return false;
+}
+
+static int unsupported_kind(const char *kind, ad_error *err)
+{
+    ad_error_set(err, AD_INVALID_ARGS, "--surface %s is not a surface this platform has", kind);
+    ad_error_suggest(err, "Use one of the kinds in status supported_surfaces");
+    json_t *list = json_array();
+    for (size_t i = 0; ad_surface_kinds[i]; i++)
+        json_array_append_new(list, json_string(ad_surface_kinds[i]));
+    ad_error_detail(err, "supported_surfaces", list);
+    ad_error_detail(err, "requested_surface", json_string(kind));
+    return -1;
+}
+
+static int absent(ad_error *err, const char *kind, bool complete)
+{
+    if (strcmp(kind, "menu") == 0) {
+        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The window does not present an open menu");
+        ad_error_suggest(err, "Open the menu first, then snapshot the menu surface");
+    } else {
+        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The app presents no %s", kind);
+        ad_error_suggest(err, "Run list-surfaces to see what is open");
+    }
+    ad_error_detail(err, "kind", json_string("surface_absent"));
+    ad_error_detail(err, "surface", json_string(kind));
+    ad_error_detail(err, "complete", json_boolean(complete));
+    return -1;
+}
+
+/* The candidate windows of the app (or of the focused app), focused first, then visible. */
+static int candidate_windows(ad_ctx *ctx, const char *app, int64_t deadline,
+                             ad_window_list *ret, ad_error *err)
+{
+    ad_app_list apps = {0};
+    memset(ret, 0, sizeof(*ret));
+    if (app && ad_apps_matching(ctx, app, deadline, &apps, err) < 0)
+        return -1;
+    int rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL, deadline, ret,
+                                             err);
+    ad_app_list_free(&apps);
+    if (rc < 0)
+        return -1;
+    if (!app) { /* no --app: the process of the focused window */
+        int pid = 0;
+        for (size_t i = 0; i < ret->count; i++)
+            if (ret->items[i].is_focused)
+                pid = ret->items[i].pid;
+        size_t kept = 0;
+        for (size_t i = 0; i < ret->count; i++) {
+            if (ret->items[i].pid == pid && pid)
+                ret->items[kept++] = ret->items[i];
+            else
+                ad_window_clear(&ret->items[i]);
+        }
+        ret->count = kept;
+    }
+    /* Stable order: focused, then visible, then the rest. */
+    for (int pass = 0, at = 0; pass < 2; pass++)
+        for (size_t i = (size_t)at; i < ret->count; i++) {
+            bool want = pass == 0 ? ret->items[i].is_focused : ret->items[i].visible;
+            if (want) {
+                ad_window t = ret->items[at];
+                ret->items[at] = ret->items[i];
+                ret->items[i] = t;
+                at++;
+            }
+        }
+    return 0;
+}
+
+static bool window_is(const ad_window *w, const char *kind)
+{
+    if (strcmp(kind, "sheet") == 0)
+        return w->kind && strcmp(w->kind, "dialog") == 0 && w->modal;
+    if (strcmp(kind, "alert") == 0)
+        return w->kind && strcmp(w->kind, "alert") == 0;
+    return false;
+}
+
+static int read_into(ad_ctx *ctx, ad_window *w, const ad_read_limits *lim, ad_surface *ret,
+                     ad_error *err)
+{
+    ret->window = *w;
+    memset(w, 0, sizeof(*w));
+    return ctx->adapter->ops->read_window(ctx->adapter, ret->window.id, lim, &ret->tree, err);
+}
+
+int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *window_id,
+                    const ad_read_limits *lim, ad_surface *ret, ad_error *err)
+{
+    memset(ret, 0, sizeof(*ret));
+    kind = kind ? kind : "window";
+    if (!kind_supported(kind))
+        return unsupported_kind(kind, err);
+    ret->kind = kind;
+    if (strcmp(kind, "window") == 0 || (strcmp(kind, "focused") == 0 && window_id)) {
+        if (ad_window_select(ctx, app, window_id, lim->deadline_us, &ret->window, err) < 0 ||
+            ctx->adapter->ops->read_window(ctx->adapter, ret->window.id, lim, &ret->tree,
+                                           err) < 0)
+            return -1;
+        ret->root = ret->tree.root;
+        return 0;
+    }
+    ad_window_list wins = {0};
+    int rc = -1;
+    bool complete = true;
+    if (window_id) {
+        wins.items = calloc(1, sizeof(ad_window));
+        if (!wins.items || ctx->adapter->ops->window_lookup(ctx->adapter, window_id,
+                                                            lim->deadline_us, &wins.items[0],
+                                                            err) < 0)
+            goto done;
+        wins.count = 1;
+    } else if (candidate_windows(ctx, app, lim->deadline_us, &wins, err) < 0) {
+        goto done;
+    }
+    for (size_t i = 0; i < wins.count; i++) {
+        ad_window *w = &wins.items[i];
+        if (strcmp(kind, "focused") == 0 ? w->is_focused
+            : strcmp(kind, "menu") == 0  ? true
+                                         : window_is(w, kind)) {
+            if (read_into(ctx, w, lim, ret, err) < 0)
+                goto done;
+            if (strcmp(kind, "menu") != 0) {
+                ret->root = ret->tree.root;
+                rc = 0;
+                goto done;
+            }
+            ret->root = ad_surface_open_menu(ret->tree.root);
+            if (ret->root) {
+                rc = 0;
+                goto done;
+            }
+            complete &= ret->tree.complete;
+            ad_tree_clear(&ret->tree);
+            ad_window_clear(&ret->window);
+        }
+    }
+    absent(err, kind, complete && wins.unanswered == 0);
+done:
+    ad_window_list_free(&wins);
+    if (rc < 0)
+        ad_surface_clear(ret);
+    return rc;
+}
+
+void ad_surface_clear(ad_surface *s)
+{
+    ad_tree_clear(&s->tree);
+    ad_window_clear(&s->window);
+    s->root = NULL;
+}
+
+static json_t *surface_entry(const ad_window *w, const char *type)
+{
+    return json_pack("{s:s, s:s?, s:s}", "id", w->id, "title", w->title, "type", type);
+}
+
+json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
+{
+    ad_window_list wins = {0};
+    ad_error ignored = AD_ERROR_INIT;
+    json_t *list = json_array();
+    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline_us, &wins, &ignored) < 0) {
+        ad_error_clear(&ignored);
+        return list;
+    }
+    for (size_t i = 0; i < wins.count; i++) {
+        const ad_window *w = &wins.items[i];
+        if (w->pid != pid)
+            continue;
+        const char *type = window_is(w, "sheet") ? "sheet"
+                         : window_is(w, "alert") ? "alert"
+                                                 : "window";
+        json_array_append_new(list, surface_entry(w, type));
+        ad_read_limits lim = ad_read_limits_default(deadline_us);
+        ad_tree t = {0};
+        if (ctx->adapter->ops->read_window(ctx->adapter, w->id, &lim, &t, &ignored) < 0 ||
+            !t.complete) {
+            json_object_set_new(json_array_get(list, json_array_size(list) - 1),
+                                "unclassified", json_pack("[s]", "menu"));
+        }
+        const ad_node *menu = t.root ? ad_surface_open_menu(t.root) : NULL;
+        if (menu) {
+            json_t *m = surface_entry(w, "menu");
+            json_object_set_new(m, "item_count", json_integer((json_int_t)menu->n_children));
+            const char *name = ad_text_get(&menu->name);
+            json_object_del(m, "title");
+            if (name)
+                json_object_set_new(m, "title", json_string(name));
+            json_array_append_new(list, m);
+        }
+        ad_tree_clear(&t);
+        ad_error_clear(&ignored);
+    }
+    ad_window_list_free(&wins);
+    return list;
+}

@@ -1,0 +1,39 @@
+/* surface.h: the UI layers read separately from a window (surfaces.md): the window itself,
+ * the focused window, an open menu, a sheet (modal dialog) and an alert. On Linux all of them
+ * are window-owned: a menu is found inside one of the app's windows. */
+#ifndef AD_SURFACE_H
+#define AD_SURFACE_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "core/ctx.h"
+
+/* The kinds this build reads, NULL-terminated. */
+extern const char *const ad_surface_kinds[];
+
+/* What a surface read produced: the owning window, its whole read, and the node the
+ * surface starts at (the window root, or the open menu inside it). Caller clears it. */
+typedef struct {
+    ad_window window;
+    ad_tree tree;
+    const ad_node *root;
+    const char *kind; /* static */
+} ad_surface;
+
+/* Selects and reads one surface. INVALID_ARGS for a kind this platform does not have (with
+ * details.supported_surfaces and requested_surface); ELEMENT_NOT_FOUND surface_absent (with
+ * details.complete) for a closed menu, sheet or alert. */
+int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *window_id,
+                    const ad_read_limits *lim, ad_surface *ret, ad_error *err);
+void ad_surface_clear(ad_surface *s);
+
+/* The outermost open menu in a read: a `menu` whose items are shown. NULL when none. */
+const ad_node *ad_surface_open_menu(const ad_node *root);
+
+/* Surfaces a process presents now, as list-surfaces and action results report them: one
+ * entry per window (type window, sheet or alert) and per open menu (with item_count). A
+ * window whose read failed carries "unclassified": ["menu"]. New reference. */
+json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us);
+
+#endif

@@ -1,0 +1,176 @@
+"""End-to-end test setup for agent-desktop.
+
+The caller exports a desktop (DISPLAY, DBUS_SESSION_BUS_ADDRESS, ... as scripts/desktop-up.sh
+writes them). These fixtures add:
+  - the binaries: --ad-bin / AD_BIN (default build/agent-desktop under the repo root) and
+    --ad-fixture-bin / AD_FIXTURE_BIN (default build/tests/fixture-app/ad-fixture);
+  - state_home: a private AGENT_DESKTOP_HOME for every CLI call of the session;
+  - run / cli: the CLI runner that checks the one-line JSON envelope contract;
+  - fixture_app, calculator_app, widget_factory_app: the apps under test, started once per
+    session (or reused when an instance already runs on this desktop) and stopped by pid.
+"""
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import atspi_observer as obs
+from e2e_helpers import REPO_ROOT, AppInstance, Cli, launch, proc_state, stop_process
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("agent-desktop")
+    group.addoption("--ad-bin", default=None,
+                    help="agent-desktop binary (env AD_BIN; default build/agent-desktop)")
+    group.addoption("--ad-fixture-bin", default=None,
+                    help="ad-fixture binary (env AD_FIXTURE_BIN; default "
+                         "build/tests/fixture-app/ad-fixture)")
+
+
+def _binary(config, option, env_name, default):
+    value = config.getoption(option) or os.environ.get(env_name) or str(REPO_ROOT / default)
+    path = Path(value)
+    if not path.is_absolute():
+        path = REPO_ROOT / path
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.exit("%s is not an executable file (set %s or %s)" % (path, env_name,
+                                                                    "--" + option.replace("_", "-")),
+                    returncode=4)
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def ad_bin(pytestconfig):
+    return _binary(pytestconfig, "ad_bin", "AD_BIN", "build/agent-desktop")
+
+
+@pytest.fixture(scope="session")
+def fixture_bin(pytestconfig):
+    return _binary(pytestconfig, "ad_fixture_bin", "AD_FIXTURE_BIN",
+                   "build/tests/fixture-app/ad-fixture")
+
+
+@pytest.fixture(scope="session")
+def state_home():
+    path = tempfile.mkdtemp(prefix="ad-e2e-home-")  # mode 0700
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cli(ad_bin, state_home):
+    return Cli(ad_bin, state_home)
+
+
+@pytest.fixture(scope="session")
+def run(cli):
+    """run(*args, env=None) -> (exit_code, envelope); the envelope contract is asserted."""
+    return cli.run
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _desktop_present():
+    for var in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS"):
+        if not os.environ.get(var):
+            pytest.exit("%s is not set: export a desktop first (scripts/desktop-up.sh DIR && "
+                        "source DIR/env)" % var, returncode=4)
+
+
+def _running_instance(cli, name):
+    """A pid of an instance of `name` already registered on this desktop, owned by us."""
+    code, envelope = cli.run("list-apps", "--app", name)
+    if not envelope["ok"]:
+        return None
+    for app in envelope["data"]["apps"]:
+        pid = app["pid"]
+        if app["name"] != name or pid <= 0:
+            continue
+        try:
+            if os.stat("/proc/%d" % pid).st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        if proc_state(pid) not in (None, "Z"):
+            return pid
+    return None
+
+
+def _environ_of(pid):
+    try:
+        with open("/proc/%d/environ" % pid, "rb") as f:
+            items = f.read().split(b"\0")
+    except OSError:
+        return {}
+    out = {}
+    for item in items:
+        if b"=" in item:
+            k, v = item.split(b"=", 1)
+            out[k.decode(errors="replace")] = v.decode(errors="replace")
+    return out
+
+
+def _session_app(cli, name, argv, extra_env, ready, tmp_dir):
+    pid = _running_instance(cli, name)
+    if pid is not None:
+        obs.wait_for_window(pid, timeout=30.0, ready=ready)
+        state_file = _environ_of(pid).get("AD_FIXTURE_STATE_FILE") or None
+        yield AppInstance(name, pid, state_file=state_file)
+        return
+    inst = launch(argv, name, extra_env=extra_env, ready=ready, log_dir=tmp_dir)
+    try:
+        yield inst
+    finally:
+        stop_process(inst.popen)
+
+
+def _fixture_ready(window):
+    return obs.by_id(window, "status_label") is not None
+
+
+def _calculator_ready(window):
+    return any(o.role in obs.BUTTON_ROLES for o in obs.walk(window))
+
+
+def _factory_ready(window):
+    return window.childCount > 0
+
+
+@pytest.fixture(scope="session")
+def app_tmp():
+    path = tempfile.mkdtemp(prefix="ad-e2e-apps-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def fixture_app(cli, fixture_bin, app_tmp):
+    state_file = os.path.join(app_tmp, "fixture-state.json")
+    yield from _session_app(cli, "ad-fixture", [fixture_bin],
+                            {"AD_FIXTURE_STATE_FILE": state_file}, _fixture_ready, app_tmp)
+
+
+@pytest.fixture(scope="session")
+def calculator_app(cli, app_tmp):
+    exe = shutil.which("gnome-calculator")
+    if not exe:
+        pytest.skip("gnome-calculator is not installed")
+    yield from _session_app(cli, "gnome-calculator", [exe], None, _calculator_ready, app_tmp)
+
+
+@pytest.fixture(scope="session")
+def widget_factory_app(cli, app_tmp):
+    exe = shutil.which("gtk3-widget-factory")
+    if not exe:
+        pytest.skip("gtk3-widget-factory is not installed")
+    yield from _session_app(cli, "gtk3-widget-factory", [exe], None, _factory_ready, app_tmp)
+
+
+@pytest.fixture(scope="session")
+def fixture_window_id(cli, fixture_app):
+    """list-windows id of the session's fixture window."""
+    rows = cli.ok("list-windows", "--app", "ad-fixture")
+    ids = [w["id"] for w in rows if w["pid"] == fixture_app.pid]
+    assert len(ids) == 1, rows
+    return ids[0]

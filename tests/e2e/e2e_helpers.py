@@ -1,0 +1,328 @@
+"""Helpers shared by the end-to-end tests: the CLI runner, envelope checks, tree walks."""
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+import atspi_observer as obs
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+CONTRACT_VERSION = "2.6"
+SNAPSHOT_ID_RE = r"s[a-z0-9]+"
+REF_RE = re.compile(r"^@(" + SNAPSHOT_ID_RE + r"):e([1-9][0-9]*)$")
+
+# snapshots-and-refs.md, "Which elements get a ref".
+INTERACTIVE_ROLES = {
+    "button", "cell", "checkbox", "colorwell", "combobox", "dockitem", "incrementor", "link",
+    "listbox", "menubutton", "menuitem", "option", "radiobutton", "slider", "switch", "tab",
+    "textfield", "treeitem",
+}
+
+BARE_REF_SUGGESTION = ("Use the snapshot-qualified ref that snapshot prints, for example "
+                       "@s8f3k2p9:e1. A bare @eN ref is not accepted.")
+
+
+def _looks_like_json(line):
+    line = line.strip()
+    if not line or line[0] not in "{[":
+        return False
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+class Cli:
+    """Runs agent-desktop with a private state root and checks the output contract."""
+
+    def __init__(self, binary, state_home):
+        self.binary = binary
+        self.state_home = state_home
+
+    def environment(self, env=None):
+        e = dict(os.environ)
+        # A caller's session would move every snapshot into another namespace.
+        e.pop("AGENT_DESKTOP_SESSION", None)
+        e["AGENT_DESKTOP_HOME"] = self.state_home
+        for k, v in (env or {}).items():
+            if v is None:
+                e.pop(k, None)
+            else:
+                e[k] = v
+        return e
+
+    def raw(self, *args, env=None, timeout=60):
+        """Runs the CLI and returns the CompletedProcess, without checks (text output)."""
+        return subprocess.run([self.binary, *map(str, args)], capture_output=True, text=True,
+                              env=self.environment(env), timeout=timeout, stdin=subprocess.DEVNULL)
+
+    def run_full(self, *args, env=None, timeout=60):
+        """Runs a JSON command; returns (exit_code, envelope, stdout). Checks the envelope."""
+        p = self.raw(*args, env=env, timeout=timeout)
+        envelope = check_envelope(p.stdout, p.stderr, p.returncode, args)
+        return p.returncode, envelope, p.stdout
+
+    def run(self, *args, env=None, timeout=60):
+        code, envelope, _ = self.run_full(*args, env=env, timeout=timeout)
+        return code, envelope
+
+    def ok(self, *args, env=None, timeout=60):
+        """Runs a command that must succeed; returns data."""
+        code, envelope = self.run(*args, env=env, timeout=timeout)
+        assert envelope["ok"], "agent-desktop %s failed: %s" % (" ".join(map(str, args)),
+                                                               json.dumps(envelope["error"]))
+        return envelope["data"]
+
+
+def check_envelope(stdout, stderr, code, args=()):
+    """The output contract of json-output.md for one command; returns the envelope."""
+    what = "agent-desktop %s" % " ".join(map(str, args))
+    assert stdout.endswith("\n") and stdout.count("\n") == 1, \
+        "%s: stdout is not exactly one line: %r" % (what, stdout[:500])
+    envelope = json.loads(stdout)
+    assert isinstance(envelope, dict), what
+    assert envelope.get("version") == CONTRACT_VERSION, (what, envelope.get("version"))
+    assert isinstance(envelope.get("ok"), bool), (what, envelope)
+    assert isinstance(envelope.get("command"), str) and envelope["command"], (what, envelope)
+    has_data, has_error = "data" in envelope, "error" in envelope
+    assert has_data != has_error, "%s: exactly one of data/error expected: %r" % (what, envelope)
+    assert has_data == envelope["ok"], (what, envelope)
+    for line in stderr.splitlines():
+        assert not _looks_like_json(line), "%s: JSON on stderr: %r" % (what, line)
+    if envelope["ok"]:
+        assert code == 0, "%s: ok envelope with exit %d" % (what, code)
+    else:
+        assert code in (1, 2), "%s: error envelope with exit %d" % (what, code)
+        err = envelope["error"]
+        assert isinstance(err.get("code"), str) and isinstance(err.get("message"), str), err
+        disp = err.get("disposition")
+        assert isinstance(disp, dict), "%s: error without disposition: %r" % (what, err)
+        expected_retry = {"not_delivered": "safe", "unknown": "unknown"}.get(
+            disp.get("delivery"), "unsafe")
+        assert disp.get("retry") == expected_retry, (what, disp)
+        if "recovery" in err:
+            assert disp["retry"] == "safe", "%s: recovery without a safe retry" % what
+        if code == 2:
+            assert err["code"] == "INVALID_ARGS", "%s: exit 2 is only for parse errors" % what
+    return envelope
+
+
+def expect_error(code_and_envelope, error_code, exit_code=1, delivery="not_delivered",
+                 kind=None):
+    """Asserts an error envelope; returns its error object."""
+    code, envelope = code_and_envelope
+    assert not envelope["ok"], "expected %s, got success: %s" % (error_code,
+                                                                 json.dumps(envelope)[:800])
+    err = envelope["error"]
+    assert err["code"] == error_code, "expected %s, got %s" % (error_code, json.dumps(err))
+    assert code == exit_code, "expected exit %d, got %d (%s)" % (exit_code, code, err)
+    if delivery is not None:
+        assert err["disposition"]["delivery"] == delivery, err
+    if kind is not None:
+        assert err.get("details", {}).get("kind") == kind, err
+    return err
+
+
+def walk_tree(node, path=()):
+    """Pre-order (path, node) pairs of a JSON snapshot tree; path is the child index chain."""
+    yield path, node
+    for i, child in enumerate(node.get("children", [])):
+        yield from walk_tree(child, path + (i,))
+
+
+def nodes(tree):
+    return [n for _, n in walk_tree(tree)]
+
+
+def ref_number(ref_id):
+    m = REF_RE.match(ref_id)
+    assert m, "not a qualified ref: %r" % ref_id
+    return m.group(1), int(m.group(2))
+
+
+def refs_in_order(tree):
+    return [n["ref_id"] for n in nodes(tree) if "ref_id" in n]
+
+
+def native_id(node):
+    nid = node.get("native_id")
+    return nid["value"] if nid else None
+
+
+def find_node(tree, **fields):
+    """First node whose fields equal the given ones (native_id compares the value)."""
+    for _, n in walk_tree(tree):
+        if all((native_id(n) if k == "native_id" else n.get(k)) == v for k, v in fields.items()):
+            return n
+    return None
+
+
+def refmap_path(state_home, snapshot_id):
+    return os.path.join(state_home, "snapshots", snapshot_id, "refmap.json")
+
+
+def load_refmap(state_home, snapshot_id):
+    with open(refmap_path(state_home, snapshot_id), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def rect(bounds):
+    return (bounds["x"], bounds["y"], bounds["width"], bounds["height"])
+
+
+# ---- processes ---------------------------------------------------------------------------
+
+
+def proc_starttime(pid):
+    """Field 22 of /proc/PID/stat, or None when the process is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[19])
+
+
+def proc_state(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def _track_for_desktop_down(pid):
+    """Records the pid in the desktop's pids file, so desktop-down.sh stops it even when this
+    session dies before its teardown."""
+    d = os.environ.get("AD_DESKTOP_DIR")
+    st = proc_starttime(pid)
+    if d and st is not None and os.path.isfile(os.path.join(d, "pids")):
+        with open(os.path.join(d, "pids"), "a") as f:
+            f.write("%d %d app\n" % (pid, st))
+
+
+def stop_process(popen, timeout=5.0):
+    """SIGTERM, then SIGKILL after timeout; always reaps."""
+    if popen.poll() is None:
+        try:
+            popen.send_signal(signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            popen.kill()
+            popen.wait(timeout)
+
+
+class AppInstance:
+    def __init__(self, name, pid, popen=None, state_file=None, log=None):
+        self.name = name
+        self.pid = pid
+        self.popen = popen
+        self.state_file = state_file
+        self.log = log
+
+    @property
+    def started_here(self):
+        return self.popen is not None
+
+    def window(self, timeout=10.0):
+        """The app's main window, read fresh through pyatspi."""
+        return obs.wait_for_window(self.pid, timeout=timeout)
+
+    def state(self):
+        """The fixture's own state line (AD_FIXTURE_STATE_FILE), or None without one."""
+        if not self.state_file or not os.path.exists(self.state_file):
+            return None
+        with open(self.state_file) as f:
+            return json.loads(f.read())
+
+
+def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
+    """Starts argv in its own session and waits (polling, with a deadline) until pyatspi shows
+    its window; returns the AppInstance. The caller stops it with stop_process."""
+    env = dict(os.environ)
+    env.update(extra_env or {})
+    log_dir = log_dir or tempfile.gettempdir()
+    log = tempfile.NamedTemporaryFile(prefix="ad-e2e-%s-" % name, suffix=".log", dir=log_dir,
+                                      delete=False)
+    popen = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+    log.close()
+    _track_for_desktop_down(popen.pid)
+    try:
+        obs.wait_for_window(popen.pid, timeout=timeout, ready=ready,
+                            alive=lambda: popen.poll() is None)
+    except BaseException:
+        stop_process(popen)
+        with open(log.name, errors="replace") as f:
+            output = f.read()[-2000:]
+        raise AssertionError("%s did not show a window; its output:\n%s" % (name, output))
+    return AppInstance(name, popen.pid, popen=popen,
+                       state_file=(extra_env or {}).get("AD_FIXTURE_STATE_FILE"), log=log.name)
+
+
+# ---- the fixture app ---------------------------------------------------------------------
+
+
+def fixture_reset(window):
+    """Puts ad-fixture back in its start state through pyatspi: no rows, feature off, fruit
+    tree collapsed, empty name entry."""
+    rows = obs.by_id(window, "rows_box")
+    if rows.childCount > 0:
+        obs.do_action(obs.by_id(window, "remove_rows_button"), "click")
+        obs.wait_until(lambda: rows.childCount == 0, what="the rows to be removed")
+    check = obs.by_id(window, "feature_check")
+    if "checked" in obs.state_names(check):
+        obs.do_action(check, "click")
+        obs.wait_until(lambda: "checked" not in obs.state_names(check),
+                       what="the feature check box to clear")
+    fruits = fruits_cell(window)
+    if fruits is not None and "expanded" in obs.state_names(fruits):
+        obs.do_action(fruits, "expand or contract")
+        obs.wait_until(lambda: "expanded" not in obs.state_names(fruits_cell(window)),
+                       what="the fruit tree to collapse")
+    entry = obs.by_id(window, "name_entry")
+    if obs.text_of(entry):
+        obs.set_text(entry, "")
+        obs.wait_until(lambda: obs.text_of(entry) == "", what="the name entry to clear")
+
+
+def fruits_cell(window):
+    tree = obs.by_id(window, "fruit_tree")
+    for i in range(tree.childCount):
+        c = tree.getChildAtIndex(i)
+        if c is not None and c.getRoleName() == "table cell" and c.name == "Fruits":
+            return c
+    return None
+
+
+def add_rows(window, n):
+    """Clicks "Add row" n times through pyatspi and waits for the rows; returns their names."""
+    rows = obs.by_id(window, "rows_box")
+    before = rows.childCount
+    add = obs.by_id(window, "add_row_button")
+    for i in range(n):
+        obs.do_action(add, "click")
+        obs.wait_until(lambda: rows.childCount == before + i + 1, what="row %d" % (before + i + 1))
+    return [rows.getChildAtIndex(i).name for i in range(rows.childCount)]
+
+
+def remove_rows(window):
+    rows = obs.by_id(window, "rows_box")
+    obs.do_action(obs.by_id(window, "remove_rows_button"), "click")
+    obs.wait_until(lambda: rows.childCount == 0, what="the rows to be removed")
+
+
+def fixture_ref(cli, native_id_value, **kw):
+    """A fresh ref to the ad-fixture element with this accessible id (find --native-id)."""
+    args = ["find", "--app", "ad-fixture", "--native-id", native_id_value, "--exact", "--first"]
+    data = cli.ok(*args, **kw)
+    assert data["match"] is not None, "no element with native id %r" % native_id_value
+    return data["match"]["ref_id"]

@@ -11,7 +11,11 @@ bash scripts/build.sh
 source scripts/desktop-env.sh
 
 AD=build/agent-desktop
-export AGENT_DESKTOP_HOME=${AGENT_DESKTOP_HOME:-$(mktemp -d "${TMPDIR:-/tmp}/ad-quickstart.XXXXXX")}
+own_home=""
+if [[ -z "${AGENT_DESKTOP_HOME:-}" ]]; then
+  own_home=$(mktemp -d "${TMPDIR:-/tmp}/ad-quickstart.XXXXXX")
+  export AGENT_DESKTOP_HOME=$own_home
+fi
 calc_pid=""
 cleanup_calc() {
   if [[ -n "$calc_pid" ]]; then
@@ -19,7 +23,7 @@ cleanup_calc() {
     wait "$calc_pid" 2>/dev/null || true
   fi
 }
-trap 'cleanup_calc; ad_desktop_stop' EXIT
+trap 'cleanup_calc; ad_desktop_stop; [[ -z "$own_home" ]] || rm -rf -- "$own_home"' EXIT
 
 if ! "$AD" list-apps --app gnome-calculator | jq -e '.data.apps | length > 0' >/dev/null; then
   gnome-calculator >/dev/null 2>&1 &

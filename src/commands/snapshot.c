@@ -113,6 +113,8 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     json_object_set_new(d, "snapshot_id", json_string(id));
     json_object_set_new(d, "window", window_brief(win));
     json_object_set_new(d, "tree", pr.tree);
+    free(ctx->observed_window_id);
+    ctx->observed_window_id = strdup(win->id);
     *ret_data = d;
     rc = 0;
 done:
@@ -236,6 +238,13 @@ int ad_cmd_snapshot(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error
             ad_error_set(err, AD_INVALID_ARGS, "--root cannot be combined with --surface");
             ad_error_suggest(err, "A ref already carries the surface it was captured from; "
                                   "drop --surface");
+            return -1;
+        }
+        if (json_object_get(ctx->globals, "wait_for") ||
+            json_object_get(ctx->globals, "wait_for_gone")) {
+            ad_error_set(err, AD_INVALID_ARGS,
+                         "--root cannot be combined with --wait-for or --wait-for-gone");
+            ad_error_suggest(err, "Run snapshot without --root, or omit the wait flags");
             return -1;
         }
         return drill(ctx, args, &opts, ret_data, err);

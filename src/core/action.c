@@ -359,6 +359,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     *ret_data = d;
     rc = 0;
 done:
+    if (r.window.id) {
+        free(ctx->observed_window_id);
+        ctx->observed_window_id = strdup(r.window.id);
+    }
     ad_lease_release(&lease);
     ad_resolved_clear(&r);
     return rc;

@@ -17,6 +17,8 @@ typedef struct ad_ctx {
     char *state_root;          /* owned; resolved by dispatch */
     char *session_id;          /* owned; NULL for the global namespace */
     bool verbose;
+    /* The window the command read or acted on (owned), for the post-action wait flags. */
+    char *observed_window_id;
 } ad_ctx;
 
 /* Microseconds on CLOCK_MONOTONIC. */

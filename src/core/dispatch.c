@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/ctx.h"
+#include "core/post_wait.h"
 #include "core/refs.h"
 #include "core/state_root.h"
 
@@ -93,11 +94,8 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
         ad_error_suggest(err, "Remove the wait flags, or run wait as a separate command");
         return -1;
     }
-    if (has_wait) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                     "Post-action wait flags are not available in this build");
-        ad_error_suggest(err, "Run the command without --wait-for, then observe with snapshot, "
-                              "find or get");
+    if (wf && wg) {
+        ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone cannot combine");
         return -1;
     }
     if (json_object_get(globals, "trace") || json_object_get(globals, "trace_strict")) {
@@ -183,6 +181,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     }
     int64_t started = ad_now_us();
     rc = cmd->handler(&ctx, args, &data, &err);
+    if (rc == 0 && cmd->accepts_wait_flags)
+        rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
     ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;
@@ -200,5 +200,6 @@ done:;
     ad_error_clear(&err);
     free(ctx.state_root);
     free(ctx.session_id);
+    free(ctx.observed_window_id);
     return env;
 }

@@ -1,0 +1,179 @@
+/* post_wait.c: polling a window for a selector after a command. */
+#include "core/post_wait.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define POLL_MS 100
+#define DEFAULT_WAIT_TIMEOUT_MS 30000
+
+int ad_selector_parse(const char *s, ad_selector *ret, ad_error *err)
+{
+    memset(ret, 0, sizeof(*ret));
+    if (!s || !*s || strcmp(s, ":") == 0) {
+        ad_error_set(err, AD_INVALID_ARGS, "The wait selector is empty");
+        ad_error_suggest(err, "Pass a selector of the form role:text, role, or :text");
+        return -1;
+    }
+    const char *colon = strchr(s, ':');
+    size_t role_len = colon ? (size_t)(colon - s) : strlen(s);
+    if (role_len >= sizeof(ret->role))
+        return ad_error_set(err, AD_INVALID_ARGS, "The selector's role is too long");
+    for (size_t i = 0; i < role_len; i++)
+        ret->role[i] = (char)tolower((unsigned char)s[i]);
+    if (colon && colon[1])
+        ret->text = strdup(colon + 1);
+    return 0;
+}
+
+void ad_selector_clear(ad_selector *sel)
+{
+    free(sel->text);
+    sel->text = NULL;
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+    if (!hay)
+        return false;
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}
+
+bool ad_selector_matches(const ad_selector *sel, const ad_node *n)
+{
+    if (sel->role[0] && strcmp(sel->role, n->role) != 0)
+        return false;
+    if (!sel->text)
+        return true;
+    return contains_ci(ad_text_get(&n->name), sel->text) ||
+           (!n->secure && contains_ci(ad_text_get(&n->value), sel->text)) ||
+           contains_ci(ad_text_get(&n->description), sel->text);
+}
+
+size_t ad_selector_count(const ad_selector *sel, const ad_node *root)
+{
+    size_t c = ad_selector_matches(sel, root);
+    for (size_t i = 0; i < root->n_children; i++)
+        c += ad_selector_count(sel, root->children[i]);
+    return c;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The fresh snapshot a satisfied --wait-for returns: the snapshot command over the same
+ * window, with the caller's snapshot flags when the command was a snapshot. */
+static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_t **ret,
+                          ad_error *err)
+{
+    const ad_command *snap = ad_command_find("snapshot");
+    json_t *sargs = is_action ? json_pack("{s:s, s:i, s:i, s:s}", "window_id",
+                                          ctx->observed_window_id, "max_depth", 10,
+                                          "timeout_ms", 3000, "surface", "window")
+                              : json_deep_copy(args);
+    const ad_command *saved = ctx->command;
+    ctx->command = snap;
+    int rc = snap->handler(ctx, sargs, ret, err);
+    ctx->command = saved;
+    json_decref(sargs);
+    return rc;
+}
+
+int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
+                 ad_error *err)
+{
+    const char *want = json_string_value(json_object_get(ctx->globals, "wait_for"));
+    const char *gone = json_string_value(json_object_get(ctx->globals, "wait_for_gone"));
+    json_t *timeout = json_object_get(ctx->globals, "wait_timeout");
+    int64_t timeout_ms = json_is_integer(timeout) ? json_integer_value(timeout)
+                                                  : DEFAULT_WAIT_TIMEOUT_MS;
+    if (!want && !gone)
+        return 0; /* --wait-timeout alone changes nothing */
+    if (!ctx->observed_window_id)
+        return ad_error_set(err, AD_INTERNAL, "no window to observe after %s",
+                            ctx->command->name);
+    ad_selector sel;
+    if (ad_selector_parse(want ? want : gone, &sel, err) < 0)
+        return -1;
+    int64_t started = ad_now_us(), deadline = started + timeout_ms * 1000;
+    json_t *last_error = NULL;
+    int rc = -1;
+    for (;;) {
+        ad_tree t = {0};
+        ad_error e = AD_ERROR_INIT;
+        ad_read_limits lim = ad_read_limits_default(deadline > ad_now_us() + 2000000
+                                                        ? ad_now_us() + 2000000
+                                                        : deadline);
+        bool window_gone = false;
+        if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
+                                           &e) == 0) {
+            size_t n = ad_selector_count(&sel, t.root);
+            bool done = want ? n > 0 : (n == 0 && t.complete);
+            ad_tree_clear(&t);
+            if (done)
+                break;
+        } else {
+            /* For --wait-for-gone a closed window is absence; otherwise keep polling. */
+            window_gone = e.code == AD_WINDOW_NOT_FOUND;
+            json_decref(last_error);
+            last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
+                                   e.message ? e.message : "");
+        }
+        ad_error_clear(&e);
+        if (gone && window_gone)
+            break;
+        if (ad_now_us() >= deadline) {
+            ad_error_set(err, AD_TIMEOUT, "The wait selector was not satisfied within %lldms",
+                         (long long)timeout_ms);
+            ad_error_detail(err, "kind", json_string("wait_timeout"));
+            ad_error_detail(err, "selector", json_string(want ? want : gone));
+            ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
+            if (last_error)
+                ad_error_detail(err, "last_error", json_incref(last_error));
+            if (is_action) {
+                /* The action already ran: its delivery stays the disposition. */
+                const char *d = json_string_value(json_object_get(
+                    json_object_get(*data, "disposition"), "delivery"));
+                err->delivery = d && strcmp(d, "not_delivered") != 0
+                                    ? (strcmp(d, "delivered_verified") == 0
+                                           ? AD_DELIVERED_VERIFIED
+                                           : strcmp(d, "delivery_uncertain") == 0
+                                                 ? AD_DELIVERY_UNCERTAIN
+                                                 : AD_DELIVERED_UNVERIFIED)
+                                    : AD_NOT_DELIVERED;
+                ad_error_detail(err, "after_action", json_incref(*data));
+            }
+            goto done;
+        }
+        sleep_ms(POLL_MS);
+    }
+    int64_t elapsed = (ad_now_us() - started) / 1000;
+    json_t *out = NULL;
+    if (want) {
+        if (fresh_snapshot(ctx, args, is_action, &out, err) < 0)
+            goto done;
+    } else {
+        out = json_pack("{s:b, s:b}", "gone", 1, "target_absent", 1);
+    }
+    json_object_set_new(out, "elapsed_ms", json_integer(elapsed));
+    json_object_set_new(out, "matched_selector", json_string(want ? want : gone));
+    if (is_action)
+        json_object_set(out, "after_action", *data);
+    json_decref(*data);
+    *data = out;
+    rc = 0;
+done:
+    json_decref(last_error);
+    ad_selector_clear(&sel);
+    return rc;
+}

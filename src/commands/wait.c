@@ -1,7 +1,7 @@
 /* wait.c: block until a condition holds (commands/wait.md). Modes: MS, --element (exists,
  * enabled, visible, actionable, value), --window, --text (with --count). Each poll is a
- * complete fresh read; a read that failed is "not yet", never "absent". Menu, notification
- * and event waits are not in this build and fail closed. */
+ * complete fresh read; a read that failed is "not yet", never "absent". Menu and event waits
+ * are in wait_events.c; --notification needs GNOME Shell and fails closed elsewhere. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "commands/wait_modes.h"
 #include "core/actionability.h"
 #include "core/ctx.h"
 #include "core/present.h"
@@ -425,6 +426,11 @@ int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         return wait_window(ctx, args, started, timeout_ms, ret_data, err);
     if (strcmp(mode, "text") == 0)
         return wait_text(ctx, args, started, timeout_ms, ret_data, err);
+    if (strcmp(mode, "menu") == 0 || strcmp(mode, "menu-closed") == 0)
+        return ad_wait_menu(ctx, args, strcmp(mode, "menu-closed") == 0, started, timeout_ms,
+                            ret_data, err);
+    if (strcmp(mode, "event") == 0)
+        return ad_wait_event(ctx, args, started, timeout_ms, ret_data, err);
     if (strcmp(mode, "notification") == 0) {
         ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --notification needs GNOME Shell, "
                                                      "which this session does not run");

@@ -7,6 +7,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "commands/type_keys.h"
 #include "core/action.h"
 #include "core/ctx.h"
 
@@ -141,14 +142,15 @@ int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
     bool from_stdin = false;
     int64_t timeout = ad_arg_int(args, "timeout_ms", 5000);
     if (strcmp(spec->name, "type") == 0) {
-        if (json_object_get(args, "interval_ms")) {
-            ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "type --interval-ms is not available "
-                                                         "in this build");
-            ad_error_suggest(err, "Type the text at once without --interval-ms");
-            return -1;
-        }
         if (text_argument(args, "text", TYPE_MAX_BYTES, &text, &from_stdin, err) < 0)
             return -1;
+        if (json_object_get(args, "interval_ms")) {
+            /* The budget applies to each keystroke. */
+            int rc = ad_type_keystrokes(ctx, spec, ref, text, ad_arg_int(args, "interval_ms", 1),
+                                        timeout, from_stdin, ret_data, err);
+            free(text);
+            return rc;
+        }
         if (!json_object_get(args, "timeout_ms"))
             timeout = 5000 + TYPE_MS_PER_CHAR * (int64_t)utf8_chars(text);
     } else if (strcmp(spec->name, "set-value") == 0) {

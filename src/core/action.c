@@ -42,7 +42,7 @@ static bool expanded(const ad_node *n)
 
 /* The element's state as data.post_state reports it. The value appears for the actions
  * that write one, and otherwise only when the element has one. */
-static json_t *post_state(const ad_node *n, bool hide_value, bool value_action)
+json_t *ad_post_state_json(const ad_node *n, bool hide_value, bool value_action)
 {
     json_t *o = json_object();
     if (n->states_state == AD_FIELD_KNOWN)
@@ -282,7 +282,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                     "auto_wait", auto_wait_json(&w)));
         json_object_set_new(d, "disposition", json_pack("{s:s, s:s}", "delivery",
                                                         "not_delivered", "retry", "safe"));
-        json_object_set_new(d, "post_state", post_state(r.node, hide, value_action));
+        json_object_set_new(d, "post_state", ad_post_state_json(r.node, hide, value_action));
         json_object_set_new(d, "steps", steps_json(&res, 1));
         *ret_data = d;
         rc = 0;
@@ -335,7 +335,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                         json_pack("{s:s, s:s}", "delivery", ad_delivery_name(delivery), "retry",
                                   ad_delivery_retry(delivery)));
     if (spec->verify != AD_VERIFY_NONE && r.node)
-        json_object_set_new(d, "post_state", post_state(r.node, hide, value_action));
+        json_object_set_new(d, "post_state", ad_post_state_json(r.node, hide, value_action));
     json_object_set_new(d, "steps", steps_json(&res, spec->verify != AD_VERIFY_NONE
                                                          ? outcome == 1
                                                          : -1));

@@ -322,3 +322,7 @@ def wait_until(predicate, timeout=10.0, what="condition", interval=0.05):
         if time.monotonic() > deadline:
             raise AssertionError("timed out after %gs waiting for %s" % (timeout, what))
         time.sleep(interval)
+
+
+def has_interface(acc, name):
+    return name in pyatspi.listInterfaces(acc)

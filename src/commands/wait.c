@@ -22,14 +22,6 @@
 #define POLL_MS 100
 #define READ_BUDGET_US (2 * 1000 * 1000)
 
-static void sleep_until_next_poll(int64_t deadline)
-{
-    int64_t left = deadline - ad_now_us();
-    int64_t us = left < POLL_MS * 1000 ? (left > 0 ? left : 0) : POLL_MS * 1000;
-    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-    nanosleep(&ts, NULL);
-}
-
 static int64_t read_deadline(int64_t deadline)
 {
     int64_t now = ad_now_us();
@@ -138,6 +130,27 @@ static bool element_holds(const json_t *args, const char *predicate, const ad_no
     return match;
 }
 
+/* Arms change wake-ups on the app that owns the ref's window (any app if unknown). */
+static void arm_for_ref(ad_ctx *ctx, const char *ref)
+{
+    ad_resolved r = {0};
+    ad_error e = AD_ERROR_INIT;
+    const char *wid = NULL;
+    if (ad_resolve_load(ctx, ref, &r, &e) == 0)
+        wid = json_string_value(json_object_get(json_object_get(r.refmap, "source"),
+                                                "source_window_id"));
+    if (ctx->adapter->ops->watch_changes)
+        ctx->adapter->ops->watch_changes(ctx->adapter, wid);
+    ad_resolved_clear(&r);
+    ad_error_clear(&e);
+}
+
+static void arm_any(ad_ctx *ctx)
+{
+    if (ctx->adapter->ops->watch_changes)
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL);
+}
+
 static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
                         json_t **ret, ad_error *err)
 {
@@ -152,6 +165,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
     int64_t deadline = started + timeout_ms * 1000;
     json_t *last = NULL, *last_error = NULL;
+    arm_for_ref(ctx, ref);
     for (;;) {
         ad_resolved r = {0};
         ad_error e = AD_ERROR_INIT;
@@ -193,7 +207,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         ad_resolved_clear(&r);
         if (ad_now_us() >= deadline)
             break;
-        sleep_until_next_poll(deadline);
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
     wait_timeout(err, "Element condition", predicate, timeout_ms);
     ad_error_detail(err, "ref", json_string(ref));
@@ -224,6 +238,7 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
     const char *app = ad_arg_str(args, "app");
     int64_t deadline = started + timeout_ms * 1000;
     json_t *last = NULL;
+    arm_any(ctx);
     for (;;) {
         ad_app_list apps = {0};
         ad_window_list wins = {0};
@@ -260,7 +275,7 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
         ad_app_list_free(&apps);
         if (ad_now_us() >= deadline)
             break;
-        sleep_until_next_poll(deadline);
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
     ad_error_set(err, AD_TIMEOUT, "Window title (%zu chars) not found within %lldms",
                  strlen(title), (long long)timeout_ms);
@@ -345,6 +360,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
     int64_t deadline = started + timeout_ms * 1000;
     json_t *last_error = NULL;
     size_t last_count = 0;
+    arm_any(ctx);
     for (;;) {
         ad_window win = {0};
         ad_tree tree = {0};
@@ -392,7 +408,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
         ad_window_clear(&win);
         if (ad_now_us() >= deadline)
             break;
-        sleep_until_next_poll(deadline);
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
     wait_timeout(err, "Text", "text", timeout_ms);
     ad_error_detail(err, "text_chars", json_integer((json_int_t)strlen(text)));

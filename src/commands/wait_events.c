@@ -13,12 +13,15 @@
 
 #define POLL_MS 100
 
-static void nap(int64_t deadline)
+static void nap(ad_ctx *ctx, int64_t deadline)
 {
-    int64_t left = deadline - ad_now_us();
-    int64_t us = left < POLL_MS * 1000 ? (left > 0 ? left : 0) : POLL_MS * 1000;
-    struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-    nanosleep(&ts, NULL);
+    ad_wait_next_poll(ctx, POLL_MS, deadline);
+}
+
+static void arm(ad_ctx *ctx)
+{
+    if (ctx->adapter->ops->watch_changes)
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL);
 }
 
 static int64_t read_deadline(int64_t deadline)
@@ -31,6 +34,7 @@ int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
                  int64_t timeout_ms, json_t **ret, ad_error *err)
 {
     int64_t deadline = started + timeout_ms * 1000;
+    arm(ctx);
     for (;;) {
         ad_surface s = {0};
         ad_error e = AD_ERROR_INIT;
@@ -56,7 +60,7 @@ int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
         }
         if (ad_now_us() >= deadline)
             break;
-        nap(deadline);
+        nap(ctx, deadline);
     }
     ad_error_set(err, AD_TIMEOUT, "The menu did not %s within %lldms", closed ? "close" : "open",
                  (long long)timeout_ms);
@@ -244,9 +248,10 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
         }
     }
     observation base;
+    arm(ctx);
     observe(ctx, kind, pid, read_deadline(deadline), &base);
     for (;;) {
-        nap(deadline);
+        nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
                             strcmp(kind, "surface-appeared") == 0))
             pid = resolve_pid(ctx, app, read_deadline(deadline)); /* racing a launch */

@@ -24,12 +24,6 @@ typedef struct {
     int64_t hold_ms;
 } auto_wait;
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static bool checked(const ad_node *n)
 {
     return n->states & (1u << AD_ST_CHECKED);
@@ -117,7 +111,7 @@ static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved 
                 return -1;
             }
             ad_error_clear(&e);
-            sleep_ms(POLL_MS);
+            ad_wait_next_poll(ctx, POLL_MS, deadline);
             continue;
         }
         samples++;
@@ -151,7 +145,7 @@ static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved 
             prev = r->node->bounds;
             have_prev = true;
         }
-        sleep_ms(POLL_MS);
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
 }
 
@@ -198,7 +192,7 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
         }
         if (outcome == 1 || ad_now_us() >= settle)
             return outcome;
-        sleep_ms(50);
+        ad_wait_next_poll(ctx, 50, settle);
     }
 }
 
@@ -257,6 +251,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int rc = -1;
     if (ad_resolve_load(ctx, ref, &r, err) < 0)
         goto done;
+    if (ctx->adapter->ops->watch_changes)
+        ctx->adapter->ops->watch_changes(
+            ctx->adapter, json_string_value(json_object_get(json_object_get(r.refmap, "source"),
+                                                            "source_window_id")));
     if (spec->physical_only && headed) {
         ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Physical %s input (--headed) is not "
                                                      "available in this build", spec->name);

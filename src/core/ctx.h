@@ -26,6 +26,10 @@ int64_t ad_now_us(void);
 /* Milliseconds since the Unix epoch. */
 int64_t ad_wall_ms(void);
 
+/* Waits for the next poll of a wait loop: until the app signals a change (when the adapter
+ * can watch for it) or poll_ms passes, never past deadline_us. */
+void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
+
 /* Logs to stderr only with --verbose. */
 void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

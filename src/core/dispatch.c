@@ -26,6 +26,22 @@ int64_t ad_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
+{
+    int64_t until = ad_now_us() + (int64_t)poll_ms * 1000;
+    if (until > deadline_us)
+        until = deadline_us;
+    if (ctx->adapter->ops->wait_change) {
+        ctx->adapter->ops->wait_change(ctx->adapter, until);
+        return;
+    }
+    int64_t left = until - ad_now_us();
+    if (left > 0) {
+        struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void ad_log(const ad_ctx *ctx, const char *fmt, ...)
 {
     if (!ctx || !ctx->verbose)

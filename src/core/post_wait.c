@@ -65,12 +65,6 @@ size_t ad_selector_count(const ad_selector *sel, const ad_node *root)
     return c;
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /* The fresh snapshot a satisfied --wait-for returns: the snapshot command over the same
  * window, with the caller's snapshot flags when the command was a snapshot. */
 static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_t **ret,
@@ -107,6 +101,8 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
         return -1;
     int64_t started = ad_now_us(), deadline = started + timeout_ms * 1000;
     json_t *last_error = NULL;
+    if (ctx->adapter->ops->watch_changes)
+        ctx->adapter->ops->watch_changes(ctx->adapter, ctx->observed_window_id);
     int rc = -1;
     for (;;) {
         ad_tree t = {0};
@@ -155,7 +151,7 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
             }
             goto done;
         }
-        sleep_ms(POLL_MS);
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
     int64_t elapsed = (ad_now_us() - started) / 1000;
     json_t *out = NULL;

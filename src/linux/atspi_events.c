@@ -1,11 +1,13 @@
 /* atspi_events.c: RegisterEvent + match rules -> a counter that ad_atspi_watch_wait sleeps on.
  *
  * Facts this relies on (at-spi2-core 2.46.0 source and probes on Debian 12):
- * - registryd's RegisterEvent accepts the signatures "s", "sas" and "sass" (event, properties
- *   to attach, app bus name); the live registry introspects as "sass", and so does libatspi
- *   call it. A registry older than the app-name argument reads only its first string, so
- *   "sass" is safe everywhere. Any other signature is not an error: it logs a warning and
- *   returns an empty reply, registering nothing, so we must not rely on an error reply.
+ * - RegisterEvent's signature depends on the version, and a wrong one fails silently: the
+ *   registry logs "invalid signature", replies with an empty success and registers nothing.
+ *   2.46 accepts "s", "sas" and "sass" (event, properties to attach, app bus name) and
+ *   introspects as "sass", which is what libatspi 2.46 sends; 2.26-2.44 (Ubuntu 22.04 has
+ *   2.44) accept only "s" and "sas"; 2.10 and older read the first string only. So we send
+ *   "sas", which every version registers; the app name it leaves out narrows nothing on
+ *   2.46 anyway (see subscribe_one).
  * - Event names are normalised by the registry ("object:state-changed" ->
  *   "Object:StateChanged") and match by prefix: registering "object:property-change" covers
  *   every property, DeregisterEvent("object:") would drop every object event of the caller.
@@ -29,13 +31,13 @@
 #define EVENT_OBJECT "org.a11y.atspi.Event.Object"
 #define EVENT_WINDOW "org.a11y.atspi.Event.Window"
 
-#define OPEN_TIMEOUT_US (2 * 1000 * 1000) /* the registry and the daemon are local */
-#define DRAIN_MAX 1024                    /* messages one wait dispatches after an event */
+#define OPEN_TIMEOUT_US 2000000 /* the registry and the daemon are local */
+#define DRAIN_MAX 1024          /* messages one wait dispatches after an event */
 #ifndef BURST_GAP_US
-#define BURST_GAP_US 1000 /* a wake-up waits for this much quiet after the last message */
+#define BURST_GAP_US 1000 /* a wake-up waits for this much quiet after the last message, */
 #endif
-#define BURST_MAX_US 10000 /* ... but returns this long after the first event at the latest */
-#define BUS_NAME_MAX 255                  /* the D-Bus limit */
+#define BURST_MAX_US 10000 /* but returns this long after the first event at the latest */
+#define BUS_NAME_MAX 255   /* the D-Bus limit */
 
 /* What a wait may observe changing, as the registry names it (NULL: nothing to register)
  * and as the signal arrives. */
@@ -175,15 +177,16 @@ static int subscribe_one(ad_atspi_watch *w, size_t i, const char *app_bus)
      * parent and role (its cache "hack" in signal_is_needed), and the rest (text-changed,
      * accessible-value, active-descendant-changed, window:*) only when registered. GTK 4.8
      * never asks the registry and emits regardless.
-     * The third argument, app_bus_name, does not narrow what apps emit on 2.46: registryd
-     * broadcasts EventListenerRegistered to every app (it sets the destination on the
-     * incoming call instead of on the signal) and atk-bridge ignores the field, so every
-     * GTK3 app on the bus starts emitting. It only keeps apps started later from picking
-     * the registration up through GetRegisteredEvents; our match rule does the filtering.
+     * We leave out the third argument, app_bus_name ("sass", 2.45.1 and later): on 2.46 it
+     * does not narrow what apps emit. registryd broadcasts EventListenerRegistered to every
+     * app (it sets the destination on the incoming call instead of on the signal) and
+     * atk-bridge ignores the field, so every GTK3 app on the bus starts emitting either way;
+     * it only hides the registration from apps that start later. Registries before 2.45.1
+     * drop a "sass" call silently (top of file). The sender= match rule does the filtering.
      * "as" (properties to attach to each signal) stays empty: we only count signals. */
     r = sd_bus_call_method_async(w->bus, &e->call, ATSPI_REGISTRY, REGISTRY_PATH,
-                                 REGISTRY_IFACE, "RegisterEvent", on_registered, e, "sass",
-                                 EVENTS[i].event, 0, app_bus ? app_bus : "");
+                                 REGISTRY_IFACE, "RegisterEvent", on_registered, e, "sas",
+                                 EVENTS[i].event, 0);
     if (r < 0)
         return r;
     w->pending++;

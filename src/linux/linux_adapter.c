@@ -3,10 +3,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
+#include "linux/atspi_events.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_origin.h"
@@ -14,6 +16,7 @@
 typedef struct {
     ad_adapter base;
     sd_bus *bus;
+    ad_atspi_watch *watch; /* armed by watch_changes, for waits */
     ad_error open_error; /* why the bus could not be opened, kept for every later call */
     bool tried;
 } linux_adapter;
@@ -152,9 +155,48 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
     return ad_atspi_act(la->bus, target, req, ret, err);
 }
 
+/* AGENT_DESKTOP_POLL_ONLY=1 disables event wake-ups; the benchmark uses it to measure what
+ * the events save. */
+static void watch_changes(ad_adapter *a, const char *window_id)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (la->watch || getenv("AGENT_DESKTOP_POLL_ONLY") || connect_bus(la, NULL) < 0)
+        return;
+    char *bus = NULL, *path = NULL;
+    if (window_id && ad_atspi_window_id_parse(window_id, &bus, &path) < 0)
+        bus = NULL;
+    ad_error ignored = AD_ERROR_INIT;
+    if (ad_atspi_watch_open(la->bus, bus, &la->watch, &ignored) < 0)
+        la->watch = NULL; /* waits fall back to polling */
+    ad_error_clear(&ignored);
+    free(bus);
+    free(path);
+}
+
+static int wait_change(ad_adapter *a, int64_t until_us)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (la->watch) {
+        int r = ad_atspi_watch_wait(la->watch, until_us);
+        if (r >= 0)
+            return r;
+        ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
+        la->watch = NULL;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t left = until_us - ((int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000);
+    if (left > 0) {
+        struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
+    ad_atspi_watch_close(la->watch);
     sd_bus_flush_close_unref(la->bus);
     ad_error_clear(&la->open_error);
     free(la);
@@ -170,6 +212,8 @@ static const ad_adapter_ops linux_ops = {
     .process_alive = process_alive,
     .read_window = read_window,
     .act = act,
+    .watch_changes = watch_changes,
+    .wait_change = wait_change,
     .destroy = destroy,
 };
 

@@ -138,6 +138,11 @@ typedef struct {
      * a refusal before the call is not_delivered, a call without an answer is uncertain. */
     int (*act)(ad_adapter *a, const ad_node *target, const ad_act_req *req,
                ad_act_result *ret, ad_error *err);
+    /* Change wake-ups for waits. watch_changes arms a watch on the app that owns window_id
+     * (any app when NULL), best effort; wait_change then returns 1 as soon as that app
+     * signals a change, or 0 at until_us. Without a watch it just waits until until_us. */
+    void (*watch_changes)(ad_adapter *a, const char *window_id);
+    int (*wait_change)(ad_adapter *a, int64_t until_us);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 

@@ -27,6 +27,13 @@ int ad_cmd_ref_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                       struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);
+int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+/* key-down and key-up: validate, then refuse (no held input in a stateless process). */
+int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                    struct ad_error *err);
+/* mouse-move, mouse-click, mouse-wheel, mouse-down, mouse-up. */
+int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);

@@ -16,16 +16,20 @@
 #define TYPE_MS_PER_CHAR 30
 
 static const ad_action_spec specs[] = {
-    {.name = "click", .act = AD_ACT_CLICK, .reports_surfaces = true},
-    {.name = "double-click", .act = AD_ACT_CLICK, .physical_only = true,
+    {.name = "click", .act = AD_ACT_CLICK, .physical_first = true, .phys = AD_PHYS_CLICK,
      .reports_surfaces = true},
-    {.name = "triple-click", .act = AD_ACT_CLICK, .physical_only = true,
-     .reports_surfaces = true},
-    {.name = "right-click", .act = AD_ACT_RIGHT_CLICK, .reports_surfaces = true},
-    {.name = "type", .act = AD_ACT_INSERT_TEXT, .verify = AD_VERIFY_INSERTED},
+    {.name = "double-click", .act = AD_ACT_CLICK, .physical_only = true, .phys = AD_PHYS_CLICK,
+     .count = 2, .reports_surfaces = true},
+    {.name = "triple-click", .act = AD_ACT_CLICK, .physical_only = true, .phys = AD_PHYS_CLICK,
+     .count = 3, .reports_surfaces = true},
+    {.name = "right-click", .act = AD_ACT_RIGHT_CLICK, .physical_first = true,
+     .phys = AD_PHYS_CLICK, .button = 3, .reports_surfaces = true},
+    {.name = "type", .act = AD_ACT_INSERT_TEXT, .verify = AD_VERIFY_INSERTED,
+     .physical_first = true, .phys = AD_PHYS_TEXT},
     {.name = "set-value", .act = AD_ACT_SET_TEXT, .verify = AD_VERIFY_VALUE},
     {.name = "clear", .act = AD_ACT_SET_TEXT, .verify = AD_VERIFY_VALUE},
-    {.name = "focus", .act = AD_ACT_CLICK, .focus_effect = true},
+    {.name = "focus", .act = AD_ACT_GRAB_FOCUS, .focus_effect = true, .physical_only = true,
+     .phys = AD_PHYS_FOCUS},
     {.name = "select", .act = AD_ACT_SELECT, .verify = AD_VERIFY_VALUE,
      .reports_surfaces = true},
     {.name = "toggle", .act = AD_ACT_TOGGLE, .verify = AD_VERIFY_TOGGLED},
@@ -35,6 +39,7 @@ static const ad_action_spec specs[] = {
      .reports_surfaces = true},
     {.name = "collapse", .act = AD_ACT_COLLAPSE, .verify = AD_VERIFY_COLLAPSED},
     {.name = "scroll-to", .act = AD_ACT_SCROLL_TO},
+    {.name = "hover", .act = AD_ACT_SCROLL_TO, .physical_only = true, .phys = AD_PHYS_MOVE},
 };
 
 static const ad_action_spec *spec_for(const char *name)

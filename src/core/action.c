@@ -122,11 +122,14 @@ static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved 
                 ad_actionability_clear(&a);
                 return 0;
             }
-            if (a.terminal) {
+            if (a.terminal && spec->focus_effect && !headed) {
+                ad_error_set(err, AD_POLICY_DENIED, "Focusing an element moves the keyboard "
+                                                    "focus of the application");
+                ad_error_suggest(err, "Pass --headed only when a focus change is intended");
+                ad_error_detail(err, "foreground_effect", json_true());
+            } else if (a.terminal) {
                 ad_error_set(err, a.code, "Target is not actionable: %s (%s)", a.failed_check,
                              a.reason ? a.reason : "failed");
-                if (spec->focus_effect)
-                    ad_error_detail(err, "foreground_effect", json_true());
             } else {
                 ad_error_set(err, AD_TIMEOUT, "Target did not become actionable: %s (%s)",
                              a.failed_check, a.reason ? a.reason : "failed");
@@ -196,8 +199,8 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
     }
 }
 
-static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *text,
-                    ad_act_result *res, ad_error *err)
+static int dispatch_semantic(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
+                             const char *text, ad_act_result *res, ad_error *err)
 {
     if (!ctx->adapter->ops->act)
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "This adapter performs no actions");
@@ -212,6 +215,92 @@ static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, con
         }
     }
     return ctx->adapter->ops->act(ctx->adapter, r->node, &req, res, err);
+}
+
+/* Physical input at the element's live center, in its own window, focused first. */
+static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
+                             const char *text, int64_t deadline, ad_act_result *res,
+                             ad_error *err)
+{
+    if (!ctx->adapter->ops->physical)
+        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "This adapter has no physical input");
+    const ad_node *n = r->node;
+    bool pointer = spec->phys != AD_PHYS_TEXT && spec->phys != AD_PHYS_FOCUS;
+    if (pointer && (n->bounds_state != AD_FIELD_KNOWN || n->bounds.width <= 0 ||
+                    n->bounds.height <= 0)) {
+        ad_error_set(err, AD_ACTION_FAILED, "The element has no live bounds to point at");
+        ad_error_detail(err, "cause", json_string("no_bounds"));
+        return -1;
+    }
+    ad_phys_req req = {
+        .kind = spec->phys,
+        .focus_window_id = r->window.id,
+        .verify_window_id = pointer ? r->window.id : NULL,
+        .x = (int)(n->bounds.x + n->bounds.width / 2),
+        .y = (int)(n->bounds.y + n->bounds.height / 2),
+        .button = spec->button ? spec->button : 1,
+        .count = spec->count ? spec->count : 1,
+        .dy = spec->phys == AD_PHYS_WHEEL ? spec->count : 0,
+        .text = text,
+    };
+    /* Typing goes to the focused element: click it first so the caret is in it. */
+    if (spec->phys == AD_PHYS_TEXT) {
+        ad_phys_req click = req;
+        click.kind = AD_PHYS_CLICK;
+        click.verify_window_id = r->window.id;
+        click.count = 1;
+        if (n->bounds_state != AD_FIELD_KNOWN)
+            return ad_error_set(err, AD_ACTION_FAILED, "The text target has no live bounds");
+        if (ctx->adapter->ops->physical(ctx->adapter, &click, deadline, res, err) < 0)
+            return -1;
+        req.focus_window_id = NULL;
+        ad_act_result more = {0};
+        if (ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &more, err) < 0) {
+            err->delivery = AD_DELIVERY_UNCERTAIN; /* the click already landed */
+            return -1;
+        }
+        for (size_t i = 0; i < more.n_steps && res->n_steps < 4; i++)
+            res->steps[res->n_steps++] = more.steps[i];
+        return 0;
+    }
+    return ctx->adapter->ops->physical(ctx->adapter, &req, deadline, res, err);
+}
+
+static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *text,
+                    bool headed, int64_t deadline, ad_act_result *res, ad_error *err)
+{
+    if (!headed || !(spec->physical_only || spec->physical_first))
+        return dispatch_semantic(ctx, spec, r, text, res, err);
+    ad_error perr = AD_ERROR_INIT;
+    int rc = dispatch_physical(ctx, spec, r, text, deadline, res, &perr);
+    if (rc == 0 && spec->focus_effect) {
+        /* focus: the window is active; now the element itself. */
+        ad_act_result sem = {0};
+        rc = dispatch_semantic(ctx, spec, r, text, &sem, err);
+        for (size_t i = 0; rc == 0 && i < sem.n_steps && res->n_steps < 4; i++)
+            res->steps[res->n_steps++] = sem.steps[i];
+        ad_error_clear(&perr);
+        return rc;
+    }
+    if (rc == 0 || spec->physical_only || perr.delivery != AD_NOT_DELIVERED) {
+        if (rc < 0)
+            ad_error_move(err, &perr);
+        return rc;
+    }
+    /* Physical input was refused before anything was sent: the semantic route. */
+    ad_act_step attempted = res->n_steps ? res->steps[0] : (ad_act_step){0};
+    ad_error_clear(&perr);
+    rc = dispatch_semantic(ctx, spec, r, text, res, err);
+    if (rc == 0 && res->n_steps < 4) {
+        memmove(&res->steps[1], &res->steps[0], res->n_steps * sizeof(res->steps[0]));
+        if (!attempted.label[0])
+            snprintf(attempted.label, sizeof(attempted.label), "XTEST.FakeInput");
+        attempted.mechanism = "physical_synthetic";
+        attempted.outcome = "attempted";
+        res->steps[0] = attempted;
+        res->n_steps++;
+    }
+    return rc;
 }
 
 /* The request as the readback compares it. */
@@ -255,12 +344,6 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         ctx->adapter->ops->watch_changes(
             ctx->adapter, json_string_value(json_object_get(json_object_get(r.refmap, "source"),
                                                             "source_window_id")));
-    if (spec->physical_only && headed) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Physical %s input (--headed) is not "
-                                                     "available in this build", spec->name);
-        ad_error_detail(err, "retryable", json_false());
-        goto done;
-    }
     if (wait_actionable(ctx, spec, &r, deadline, headed, &w, err) < 0)
         goto done;
     bool secure = r.node->secure;
@@ -306,7 +389,9 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int ok = ad_resolve_live(ctx, &r, ad_now_us() + 2000 * 1000, &e) == 0 ? 0 : -1;
     if (ok == 0)
         ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? expected_value(spec, text)
-                                                                  : text, &res, &e);
+                                                                  : text,
+                      headed, deadline > ad_now_us() ? deadline : ad_now_us() + 2000000, &res,
+                      &e);
     w.hold_ms = ad_lease_release(&lease);
     if (ok < 0) {
         ad_error_move(err, &e);
@@ -337,6 +422,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     json_object_set_new(d, "steps", steps_json(&res, spec->verify != AD_VERIFY_NONE
                                                          ? outcome == 1
                                                          : -1));
+    if (res.has_point)
+        json_object_set_new(d, "target", json_pack("{s:s, s:{s:f, s:f}}", "kind", "pointer",
+                                                   "point", "x", (double)res.x, "y",
+                                                   (double)res.y));
     if (spec->reports_surfaces)
         json_object_set_new(d, "surfaces",
                             ad_surfaces_of_pid(ctx, r.window.pid, ad_now_us() + 2000 * 1000));

@@ -31,6 +31,9 @@ typedef struct {
     ad_act_kind act;
     ad_verify_kind verify;
     bool physical_only;      /* a pointer gesture with no semantic route on this platform */
+    bool physical_first;     /* under --headed, physical input first, semantic on a refusal */
+    ad_phys_kind phys;       /* the physical gesture (physical_only / physical_first) */
+    int button, count;       /* for a physical click */
     bool focus_effect;       /* moves keyboard focus (focus) */
     bool reports_surfaces;   /* click, right-click, expand, select: data.surfaces */
 } ad_action_spec;

@@ -57,6 +57,7 @@ static const char *unsupported(const ad_action_spec *spec, const ad_node *n)
     case AD_ACT_SELECT:
         return ad_node_has_action(n, "Select") ? NULL : "the element offers no selection";
     case AD_ACT_SCROLL_TO:
+    case AD_ACT_GRAB_FOCUS:
         return NULL;
     }
     return "unknown action";

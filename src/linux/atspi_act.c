@@ -245,6 +245,21 @@ int ad_atspi_act(sd_bus *bus, const ad_node *target, const ad_act_req *req, ad_a
     case AD_ACT_INSERT_TEXT: rc = insert_text(bus, &a, req->text, ret, err); break;
     case AD_ACT_SET_NUMBER: rc = set_number(bus, &a, req->number, ret, err); break;
     case AD_ACT_SELECT: rc = select_child(bus, target, &a, req->text, ret, err); break;
+    case AD_ACT_GRAB_FOCUS: {
+        int r = call_bool(bus, &a, ATSPI_IFACE_COMPONENT, "GrabFocus", "Component.GrabFocus",
+                          err, "");
+        if (r == 0) {
+            /* GTK 4.8 answers FALSE: it does not let a client move focus. */
+            ad_error_set(err, AD_ACTION_FAILED, "The application rejected the focus request");
+            ad_error_suggest(err, "Focus its window with focus-window");
+            ad_error_detail(err, "cause", json_string("grab_focus_rejected"));
+        }
+        if (r > 0) {
+            add_step(ret, "Component.GrabFocus", "succeeded");
+            rc = 0;
+        }
+        break;
+    }
     case AD_ACT_SCROLL_TO: {
         int r = call_bool(bus, &a, ATSPI_IFACE_COMPONENT, "ScrollTo", "Component.ScrollTo", err,
                           "u", SCROLL_ANYWHERE);

@@ -9,8 +9,10 @@
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_events.h"
+#include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
 typedef struct {
@@ -155,6 +157,31 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
     return ad_atspi_act(la->bus, target, req, ret, err);
 }
 
+static int physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
+                    ad_act_result *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    bool windows = req->focus_window_id || req->verify_window_id ||
+                   req->require_active_window_id;
+    if (windows && connect_bus(la, err) < 0)
+        return -1;
+    return ad_linux_physical(la->bus, req, deadline_us, ret, err);
+}
+
+static int active_window(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err)
+{
+    (void)a;
+    return ad_linux_active_window(ret_pid, ret_title, err);
+}
+
+static int parse_combo(ad_adapter *a, const char *combo, ad_error *err)
+{
+    (void)a;
+    uint32_t keysyms[AD_X11_COMBO_MAX];
+    int n = 0;
+    return ad_x11_parse_combo(combo, keysyms, &n, err);
+}
+
 /* AGENT_DESKTOP_POLL_ONLY=1 disables event wake-ups; the benchmark uses it to measure what
  * the events save. */
 static void watch_changes(ad_adapter *a, const char *window_id)
@@ -212,6 +239,9 @@ static const ad_adapter_ops linux_ops = {
     .process_alive = process_alive,
     .read_window = read_window,
     .act = act,
+    .physical = physical,
+    .active_window = active_window,
+    .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
     .destroy = destroy,

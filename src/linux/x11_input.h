@@ -10,7 +10,8 @@
  *   INVALID_ARGS            a bad argument; nothing was sent
  *   ACTION_FAILED           the server refused a request or the connection broke;
  *                           err->delivery is delivery_uncertain when input had gone out
- * plus the codes named at each call. ret_* outputs are written only on success.
+ * plus the codes named at each call; the window calls are ACTION_NOT_SUPPORTED when no EWMH
+ * window manager publishes _NET_CLIENT_LIST. ret_* outputs are written only on success.
  * Coordinates are root-window pixels and must lie on the screen. A handle is not thread-safe.
  *
  * Keys need no Xlib or libxkbcommon: the core keyboard mapping is read with
@@ -32,6 +33,8 @@ typedef struct ad_x11 ad_x11;
 #define AD_X11_COMBO_MAX 8
 /* Longest text ad_x11_type_text accepts, in bytes (the type command's limit). */
 #define AD_X11_TYPE_MAX_BYTES 10000
+/* Most keyboard mapping changes one ad_x11_type_text may make (see there). */
+#define AD_X11_TYPE_MAX_REMAPS 64
 /* The drop delay of ad_x11_drag: the Linux default of drag --drop-delay. */
 #define AD_X11_DRAG_HOLD_MS 150
 
@@ -73,7 +76,15 @@ int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_p
 
 /* Pointer. Button 1 is left, 2 middle, 3 right. A click is a motion to the point, then
  * `count` (1..100) press/release pairs 30 ms apart, so toolkits see a double or triple click.
- * The *_mods variants hold the AD_X11_MOD_* keys in `mods` around the gesture. */
+ * The *_mods variants hold the AD_X11_MOD_* keys in `mods` around the gesture.
+ *
+ * Click, wheel and drag return only once the server has processed the last release (the
+ * core button state reads up again; polled every 1 ms, at most 5 s). A window manager that
+ * binds clicks (openbox: Focus and Raise on Press) freezes the pointer with a synchronous
+ * grab until it replays the press; without this wait, keys sent next would reach the
+ * application before the click. ACTION_FAILED with details.cause "pointer_frozen" and
+ * delivery_uncertain when the release never goes through. Buttons 6 and 7 have no state bit
+ * and are not waited for. */
 int ad_x11_move(ad_x11 *x, int px, int py, ad_error *err);
 int ad_x11_click(ad_x11 *x, int px, int py, int button, int count, ad_error *err);
 int ad_x11_click_mods(ad_x11 *x, int px, int py, int button, int count, unsigned mods,
@@ -115,12 +126,17 @@ uint32_t ad_x11_codepoint_keysym(uint32_t cp);
 /* Types UTF-8 text (at most AD_X11_TYPE_MAX_BYTES) as key events to whatever has the input
  * focus. "\n", "\r" and "\r\n" press Return and "\t" Tab; other control characters and
  * invalid UTF-8 are INVALID_ARGS before anything is sent. A character whose keysym is in the
- * keymap on the plain or shifted level is pressed directly (with shift when needed, and
- * with Caps Lock accounted for on ASCII letters); any other is typed by remapping a spare
- * keycode to its keysym. Because a client translates keycodes with the keymap it fetches
- * when it processes the event, a remapped keycode is changed again (reused or put back) only
- * after a 100 ms settle delay: a heuristic, not a guarantee, for a client that lags more.
- * On failure after input went out, details.keystrokes_sent counts the characters sent. */
+ * keymap on the plain or shifted level is pressed directly (with shift when needed); Caps
+ * Lock, when on, is switched off for the text and on again after it. Any other character is
+ * typed by mapping its keysym onto a spare (empty) keycode. Because a client translates a
+ * keycode with the keymap it fetches when it processes the event, a remapped keycode is
+ * changed again (reused or put back) only after a 100 ms settle delay: a heuristic, not a
+ * guarantee, for a client that lags more. Every mapping change makes each X client reload
+ * the keymap, and a window manager re-grab its key bindings (openbox: ~40 ms each), so a
+ * text needing more than AD_X11_TYPE_MAX_REMAPS changes (distinct characters outside the
+ * keymap, plus one restore per spare keycode used) is INVALID_ARGS before anything is sent
+ * (details.keymap_changes). On failure after input went out, details.keystrokes_sent counts
+ * the characters sent. */
 int ad_x11_type_text(ad_x11 *x, const char *utf8, ad_error *err);
 
 #endif

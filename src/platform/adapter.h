@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "core/error.h"
 #include "core/node.h"
 
@@ -93,6 +95,7 @@ typedef enum {
     AD_ACT_SET_NUMBER,  /* a Value's current value */
     AD_ACT_SELECT,      /* pick the child whose name is `text` */
     AD_ACT_SCROLL_TO,   /* bring the element into view */
+    AD_ACT_GRAB_FOCUS,  /* keyboard focus to the element (its window must be active) */
 } ad_act_kind;
 
 typedef struct {
@@ -108,10 +111,37 @@ typedef struct {
     const char *outcome;   /* "attempted", "skipped" or "succeeded" (static) */
 } ad_act_step;
 
+/* Physical (synthesized) input, for --headed and the mouse and keyboard commands. */
+typedef enum {
+    AD_PHYS_CLICK, /* button `button` `count` times at (x, y) */
+    AD_PHYS_MOVE,  /* pointer to (x, y) */
+    AD_PHYS_WHEEL, /* dx, dy wheel clicks at (x, y) */
+    AD_PHYS_DRAG,  /* press at (x, y), move to (x2, y2) over duration_ms, hold hold_ms */
+    AD_PHYS_KEYS,  /* the key combo `combo` */
+    AD_PHYS_TEXT,  /* `text` as key events */
+    AD_PHYS_FOCUS, /* focus focus_window_id only */
+} ad_phys_kind;
+
+typedef struct {
+    ad_phys_kind kind;
+    const char *focus_window_id;  /* focus (and verify) this window first, or NULL */
+    const char *verify_window_id; /* (x, y) must show this window, or NULL for raw points */
+    const char *require_active_window_id; /* refuse unless this window is already active */
+    int x, y, x2, y2;
+    int button, count; /* 1 left, 2 middle, 3 right */
+    int dx, dy;
+    int duration_ms, hold_ms;
+    const json_t *modifiers; /* array of names held during a click or wheel, or NULL */
+    const char *combo, *text;
+} ad_phys_req;
+
 typedef struct {
     ad_act_step steps[4];
     size_t n_steps;
     ad_delivery delivery; /* what the dispatch established */
+    bool has_point;       /* pointer input went to (x, y) */
+    int x, y;
+    int events;           /* input events delivered, for physical input */
 } ad_act_result;
 
 typedef struct {
@@ -138,6 +168,14 @@ typedef struct {
      * a refusal before the call is not_delivered, a call without an answer is uncertain. */
     int (*act)(ad_adapter *a, const ad_node *target, const ad_act_req *req,
                ad_act_result *ret, ad_error *err);
+    /* Physical input. Errors before any event is sent are not_delivered; a failure in the
+     * middle is delivery_uncertain. ACTION_NOT_SUPPORTED cause wayland_session on Wayland. */
+    int (*physical)(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
+                    ad_act_result *ret, ad_error *err);
+    /* The active top-level window: its pid and title (caller frees), 0/NULL when none. */
+    int (*active_window)(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err);
+    /* Checks a key combo without sending it (INVALID_ARGS with a suggestion when bad). */
+    int (*parse_combo)(ad_adapter *a, const char *combo, ad_error *err);
     /* Change wake-ups for waits. watch_changes arms a watch on the app that owns window_id
      * (any app when NULL), best effort; wait_change then returns 1 as soon as that app
      * signals a change, or 0 at until_us. Without a watch it just waits until until_us. */

@@ -1,0 +1,270 @@
+/* input.c: press, key-down, key-up and the mouse commands (commands/keyboard.md,
+ * commands/mouse.md). Keys are physical input; an unscoped press needs no --headed. Every
+ * mouse command moves the real cursor and needs --headed. The held-input commands validate
+ * and then refuse: a short-lived process cannot guarantee the release. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/common.h"
+#include "commands/handlers.h"
+#include "core/action.h"
+#include "core/ctx.h"
+#include "core/surface.h"
+#include "core/window_select.h"
+
+static bool headed(const ad_ctx *ctx)
+{
+    return json_is_true(json_object_get(ctx->globals, "headed"));
+}
+
+/* Lowercased, without spaces; a bare uppercase letter keeps its case (it adds Shift). */
+static void normalize_combo(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < size; in++)
+        if (!isspace((unsigned char)*in))
+            out[n++] = *in;
+    out[n] = '\0';
+    if (!(n == 1 && isupper((unsigned char)out[0])))
+        for (char *p = out; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+}
+
+/* Combos that end the session, close windows or lock the screen on Linux desktops. */
+static bool blocked_combo(const char *combo)
+{
+    static const char *const blocked[] = {"alt+f4", "ctrl+alt+delete", "ctrl+alt+del",
+                                          "ctrl+alt+backspace", "super+l", "meta+l",
+                                          "ctrl+alt+l", "ctrl+q", NULL};
+    for (size_t i = 0; blocked[i]; i++)
+        if (strcmp(combo, blocked[i]) == 0)
+            return true;
+    return strncmp(combo, "ctrl+alt+f", 10) == 0; /* virtual terminal switches */
+}
+
+static int check_combo(ad_ctx *ctx, const json_t *args, char *combo, size_t size, ad_error *err)
+{
+    const char *raw = ad_arg_str(args, "combo");
+    normalize_combo(raw ? raw : "", combo, size);
+    if (!*combo)
+        return ad_error_set(err, AD_INVALID_ARGS, "The key combo is empty");
+    if (!ctx->adapter->ops->parse_combo)
+        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No keyboard on this adapter");
+    if (ctx->adapter->ops->parse_combo(ctx->adapter, combo, err) < 0)
+        return -1;
+    if (blocked_combo(combo) && !ad_arg_bool(args, "force")) {
+        ad_error_set(err, AD_POLICY_DENIED, "'%s' is blocked as a dangerous shortcut", combo);
+        ad_error_suggest(err, "Pass --force only when you mean to send it");
+        ad_error_detail(err, "kind", json_string("blocked_combo"));
+        ad_error_detail(err, "retryable", json_false());
+        return -1;
+    }
+    return 0;
+}
+
+static json_t *steps_json(const ad_act_result *r, bool verified_flag)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->n_steps; i++) {
+        json_t *s = json_pack("{s:s, s:s, s:s}", "label", r->steps[i].label, "mechanism",
+                              r->steps[i].mechanism, "outcome", r->steps[i].outcome);
+        if (verified_flag)
+            json_object_set_new(s, "verified", json_false());
+        json_array_append_new(a, s);
+    }
+    return a;
+}
+
+static json_t *unverified(void)
+{
+    return json_pack("{s:s, s:s}", "delivery", "delivered_unverified", "retry", "unsafe");
+}
+
+int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    char combo[128];
+    if (check_combo(ctx, args, combo, sizeof(combo), err) < 0)
+        return -1;
+    const char *app = ad_arg_str(args, "app"), *wid = ad_arg_str(args, "window_id");
+    int64_t deadline = ad_now_us() + 5000 * 1000;
+    ad_window win = {0};
+    bool scoped = app || wid;
+    if (scoped && ad_window_select(ctx, app, wid, deadline, &win, err) < 0)
+        return -1;
+    ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo};
+    if (scoped && headed(ctx))
+        req.focus_window_id = win.id; /* focus the target window first */
+    else if (scoped)
+        req.require_active_window_id = win.id; /* headless: it must already be active */
+    ad_act_result res = {0};
+    int rc = ctx->adapter->ops->physical
+                 ? ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err)
+                 : ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No keyboard on this adapter");
+    if (rc == 0) {
+        json_t *d = json_object();
+        json_object_set_new(d, "action", json_string("press"));
+        json_object_set_new(d, "disposition", unverified());
+        json_object_set_new(d, "steps", steps_json(&res, true));
+        if (scoped) {
+            json_object_set_new(d, "surfaces",
+                                ad_surfaces_of_pid(ctx, win.pid, ad_now_us() + 2000 * 1000));
+            free(ctx->observed_window_id);
+            ctx->observed_window_id = strdup(win.id);
+        } else {
+            ad_window focused = {0};
+            ad_error ignored = AD_ERROR_INIT;
+            if (ad_window_select(ctx, NULL, NULL, ad_now_us() + 2000 * 1000, &focused,
+                                 &ignored) == 0) {
+                free(ctx->observed_window_id);
+                ctx->observed_window_id = strdup(focused.id);
+            }
+            ad_window_clear(&focused);
+            ad_error_clear(&ignored);
+        }
+        *ret_data = d;
+    }
+    ad_window_clear(&win);
+    return rc;
+}
+
+int ad_cmd_held_key(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    (void)ret_data;
+    char combo[128];
+    if (check_combo(ctx, args, combo, sizeof(combo), err) < 0)
+        return -1;
+    ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s is unavailable in stateless mode",
+                 ctx->command->name);
+    ad_error_suggest(err, "Use the atomic press command; held input requires a daemon-owned "
+                          "transaction that can guarantee release");
+    err->delivery = AD_DELIVERY_UNKNOWN;
+    return -1;
+}
+
+/* ---- mouse ------------------------------------------------------------------------------ */
+
+static int parse_xy(const char *text, const char *flag, int *x, int *y, ad_error *err)
+{
+    char tail = 0;
+    if (!text || sscanf(text, "%d,%d%c", x, y, &tail) != 2) {
+        ad_error_set(err, AD_INVALID_ARGS, "%s takes X,Y coordinates", flag);
+        ad_error_suggest(err, "Write %s 640,400; a negative value needs =, as %s=-100,50",
+                         flag, flag);
+        return -1;
+    }
+    return 0;
+}
+
+static int require_headed(ad_ctx *ctx, ad_error *err)
+{
+    if (headed(ctx))
+        return 0;
+    ad_error_set(err, AD_POLICY_DENIED, "%s moves the cursor and is disabled in headless mode",
+                 ctx->command->name);
+    ad_error_suggest(err, "Pass --headed only when physical pointer input is intended");
+    return -1;
+}
+
+static int button_of(const char *name)
+{
+    return !name || strcmp(name, "left") == 0 ? 1 : strcmp(name, "middle") == 0 ? 2 : 3;
+}
+
+static json_t *pointer_report(const char *action, const ad_act_result *res, int x, int y)
+{
+    json_t *d = json_object();
+    json_object_set_new(d, "action", json_string(action));
+    json_object_set_new(d, "details", json_pack("{s:i}", "delivered_events", res->events));
+    json_object_set_new(d, "disposition", unverified());
+    json_object_set_new(d, "steps", steps_json(res, false));
+    json_object_set_new(d, "target", json_pack("{s:s, s:{s:f, s:f}}", "kind", "pointer",
+                                               "point", "x", (double)x, "y", (double)y));
+    json_object_set_new(d, "x", json_real(x));
+    json_object_set_new(d, "y", json_real(y));
+    return d;
+}
+
+static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_error *err)
+{
+    if (!ctx->adapter->ops->physical)
+        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No pointer on this adapter");
+    return ctx->adapter->ops->physical(ctx->adapter, req, ad_now_us() + 5000 * 1000, res, err);
+}
+
+int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *name = ctx->command->name;
+    int x = 0, y = 0;
+    bool wheel = strcmp(name, "mouse-wheel") == 0;
+    if (wheel) {
+        x = (int)ad_arg_int(args, "x", 0);
+        y = (int)ad_arg_int(args, "y", 0);
+    } else if (parse_xy(ad_arg_str(args, "xy"), "--xy", &x, &y, err) < 0) {
+        return -1;
+    }
+    if (require_headed(ctx, err) < 0)
+        return -1;
+    if (strcmp(name, "mouse-down") == 0 || strcmp(name, "mouse-up") == 0) {
+        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s is unavailable in stateless mode", name);
+        ad_error_suggest(err, "Use mouse-click or drag; held input requires a daemon-owned "
+                              "transaction that can guarantee release");
+        err->delivery = AD_DELIVERY_UNKNOWN;
+        return -1;
+    }
+    ad_phys_req req = {.x = x, .y = y, .modifiers = json_object_get(args, "modifiers")};
+    ad_act_result res = {0};
+    if (strcmp(name, "mouse-click") == 0) {
+        req.kind = AD_PHYS_CLICK;
+        req.button = button_of(ad_arg_str(args, "button"));
+        req.count = (int)ad_arg_int(args, "count", 1);
+    } else if (wheel) {
+        req.kind = AD_PHYS_WHEEL;
+        req.dx = (int)ad_arg_int(args, "dx", 0);
+        req.dy = (int)ad_arg_int(args, "dy", req.dx ? 0 : 3);
+    } else {
+        req.kind = AD_PHYS_MOVE;
+    }
+    if (run_physical(ctx, &req, &res, err) < 0)
+        return -1;
+    json_t *d = pointer_report(name, &res, x, y);
+    if (req.kind == AD_PHYS_CLICK)
+        json_object_set_new(d, "count", json_integer(req.count));
+    if (wheel) {
+        json_object_set_new(d, "dx", json_integer(req.dx));
+        json_object_set_new(d, "dy", json_integer(req.dy));
+    }
+    *ret_data = d;
+    return 0;
+}
+
+int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    const char *ref = ad_arg_str(args, "ref_id");
+    int x = 0, y = 0;
+    if (ad_arg_int(args, "duration", 0) > 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--duration is reserved; run hover, then "
+                                                  "wait MS");
+    if (!ref && parse_xy(ad_arg_str(args, "xy"), "--xy", &x, &y, err) < 0)
+        return -1;
+    if (require_headed(ctx, err) < 0)
+        return -1;
+    if (ref) {
+        static const ad_action_spec hover = {.name = "hover", .act = AD_ACT_SCROLL_TO,
+                                             .physical_only = true, .phys = AD_PHYS_MOVE};
+        json_t *d = NULL;
+        if (ad_ref_action_run(ctx, &hover, ref, NULL, ad_arg_int(args, "timeout_ms", 5000),
+                              false, &d, err) < 0)
+            return -1;
+        json_object_set_new(d, "action", json_string("mouse-move"));
+        *ret_data = d;
+        return 0;
+    }
+    ad_phys_req req = {.kind = AD_PHYS_MOVE, .x = x, .y = y};
+    ad_act_result res = {0};
+    if (run_physical(ctx, &req, &res, err) < 0)
+        return -1;
+    *ret_data = pointer_report("mouse-move", &res, x, y);
+    return 0;
+}

@@ -1,0 +1,204 @@
+/* physical.c: synthesized input over X11 XTEST. Before pointer input to a window the window
+ * is focused (and the focus read back) and the target point is hit-tested: input goes only
+ * where the requested window shows. Nothing is sent until every check passed, so a refusal
+ * is not_delivered; a failure between events is delivery_uncertain. */
+#include "linux/physical.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/atspi_apps.h"
+#include "linux/x11_input.h"
+
+static bool wayland_session(void)
+{
+    const char *type = getenv("XDG_SESSION_TYPE");
+    return (type && strcmp(type, "wayland") == 0) ||
+           (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
+}
+
+static void step(ad_act_result *r, const char *label, const char *outcome)
+{
+    if (r->n_steps >= sizeof(r->steps) / sizeof(r->steps[0]))
+        return;
+    ad_act_step *s = &r->steps[r->n_steps++];
+    snprintf(s->label, sizeof(s->label), "%s", label);
+    s->mechanism = "physical_synthetic";
+    s->outcome = outcome;
+}
+
+/* The X client window behind an AT-SPI window id: same pid, same title. */
+static int x_window_of(sd_bus *bus, ad_x11 *x, const char *window_id, int64_t deadline_us,
+                       uint32_t *ret, int *ret_pid, ad_error *err)
+{
+    ad_window w = {0};
+    if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
+        return -1;
+    int rc = ad_x11_find_window(x, w.pid, w.title, ret, err);
+    *ret_pid = w.pid;
+    ad_window_clear(&w);
+    return rc;
+}
+
+static int modifier_mask(const json_t *mods, unsigned *ret, ad_error *err)
+{
+    size_t i;
+    json_t *v;
+    *ret = 0;
+    json_array_foreach(mods, i, v) {
+        unsigned m = 0;
+        if (ad_x11_modifier_mask(json_string_value(v), &m, err) < 0)
+            return -1;
+        *ret |= m;
+    }
+    return 0;
+}
+
+static int hit_test(ad_x11 *x, const ad_phys_req *req, uint32_t want, int want_pid,
+                    ad_error *err)
+{
+    uint32_t at = 0;
+    int pid = 0;
+    if (ad_x11_window_at(x, req->x, req->y, &at, &pid, err) < 0)
+        return -1;
+    if (at != want) {
+        ad_error_set(err, AD_ACTION_FAILED, "The target point (%d,%d) shows another window",
+                     req->x, req->y);
+        ad_error_suggest(err, "Bring the window forward or close what covers it, then take a "
+                              "fresh snapshot");
+        ad_error_detail(err, "cause", json_string("point_not_in_window"));
+        ad_error_detail(err, "occluder", json_pack("{s:i, s:I}", "pid", pid, "window",
+                                                   (json_int_t)at));
+        (void)want_pid;
+        return -1;
+    }
+    return 0;
+}
+
+/* A headless scoped press goes only to a window that is already active: nothing is focused
+ * and nothing is sent otherwise. */
+static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_t deadline_us,
+                          ad_error *err)
+{
+    uint32_t want = 0, active = 0;
+    int pid = 0, active_pid = 0;
+    if (x_window_of(bus, x, req->require_active_window_id, deadline_us, &want, &pid, err) < 0 ||
+        ad_x11_active_window(x, &active, &active_pid, err) < 0)
+        return -1;
+    if (active != want) {
+        ad_error_set(err, AD_ACTION_FAILED, "The target window is not active and focus changes "
+                                            "are not allowed");
+        ad_error_suggest(err, "Bring the window forward, or pass --headed if focus changes are "
+                              "permitted");
+        ad_error_detail(err, "cause", json_string("frame_not_active"));
+        return -1;
+    }
+    return 0;
+}
+
+int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
+                      ad_act_result *ret, ad_error *err)
+{
+    memset(ret, 0, sizeof(*ret));
+    if (wayland_session()) {
+        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "Physical input needs X11; this is a "
+                                                   "Wayland session");
+        ad_error_detail(err, "cause", json_string("wayland_session"));
+        return -1;
+    }
+    ad_x11 *x = NULL;
+    unsigned mods = 0;
+    int rc = -1;
+    if (ad_x11_open(&x, err) < 0 || modifier_mask(req->modifiers, &mods, err) < 0)
+        goto done;
+    if (req->kind == AD_PHYS_KEYS) {
+        uint32_t ks[AD_X11_COMBO_MAX];
+        int n = 0;
+        if (ad_x11_parse_combo(req->combo, ks, &n, err) < 0)
+            goto done;
+    }
+    uint32_t win = 0;
+    int pid = 0;
+    if (req->require_active_window_id && require_active(bus, x, req, deadline_us, err) < 0)
+        goto done;
+    if (req->focus_window_id) {
+        if (x_window_of(bus, x, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
+            ad_x11_focus_window(x, win, deadline_us, err) < 0)
+            goto done;
+        step(ret, "EWMH._NET_ACTIVE_WINDOW", "succeeded");
+    }
+    if (req->verify_window_id) {
+        if (!win && x_window_of(bus, x, req->verify_window_id, deadline_us, &win, &pid,
+                                err) < 0)
+            goto done;
+        if (hit_test(x, req, win, pid, err) < 0)
+            goto done;
+    }
+    /* From here on events are sent. */
+    int r = 0;
+    const char *label = "XTEST.FakeInput";
+    switch (req->kind) {
+    case AD_PHYS_CLICK:
+        label = "pointer_click";
+        r = ad_x11_click_mods(x, req->x, req->y, req->button ? req->button : 1,
+                              req->count ? req->count : 1, mods, err);
+        break;
+    case AD_PHYS_MOVE:
+        label = "pointer_move";
+        r = ad_x11_move(x, req->x, req->y, err);
+        break;
+    case AD_PHYS_WHEEL:
+        label = "pointer_wheel";
+        r = ad_x11_wheel_mods(x, req->x, req->y, req->dx, req->dy, mods, err);
+        break;
+    case AD_PHYS_DRAG:
+        label = "pointer_drag";
+        r = ad_x11_drag_hold(x, req->x, req->y, req->x2, req->y2, req->duration_ms,
+                             req->hold_ms, err);
+        break;
+    case AD_PHYS_KEYS:
+        label = "XTEST.press_key";
+        r = ad_x11_key_combo(x, req->combo, err);
+        break;
+    case AD_PHYS_TEXT:
+        label = "XTEST.type_text";
+        r = ad_x11_type_text(x, req->text, err);
+        break;
+    case AD_PHYS_FOCUS:
+        break;
+    }
+    if (r < 0)
+        goto done; /* the input module says how far delivery got */
+    if (req->kind != AD_PHYS_FOCUS)
+        step(ret, label, "succeeded");
+    if (req->kind == AD_PHYS_CLICK || req->kind == AD_PHYS_MOVE || req->kind == AD_PHYS_WHEEL ||
+        req->kind == AD_PHYS_DRAG) {
+        ret->has_point = true;
+        ret->x = req->x;
+        ret->y = req->y;
+    }
+    /* Press and release per click plus the motion; one motion for a move. */
+    ret->events = req->kind == AD_PHYS_CLICK ? 1 + 2 * (req->count ? req->count : 1)
+                : req->kind == AD_PHYS_MOVE  ? 1
+                                             : 0;
+    ret->delivery = AD_DELIVERED_UNVERIFIED;
+    rc = 0;
+done:
+    ad_x11_close(x);
+    return rc;
+}
+
+int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err)
+{
+    /* The X server knows the active window's pid; its title is not needed by any caller. */
+    ad_x11 *x = NULL;
+    uint32_t win = 0;
+    *ret_pid = 0;
+    *ret_title = NULL;
+    if (ad_x11_open(&x, err) < 0)
+        return -1;
+    int rc = ad_x11_active_window(x, &win, ret_pid, err);
+    ad_x11_close(x);
+    return rc;
+}

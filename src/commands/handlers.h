@@ -34,6 +34,7 @@ int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
 /* mouse-move, mouse-click, mouse-wheel, mouse-down, mouse-up. */
 int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);

@@ -11,6 +11,8 @@
 #include "commands/handlers.h"
 #include "core/action.h"
 #include "core/ctx.h"
+#include "core/lease.h"
+#include "core/resolve.h"
 #include "core/surface.h"
 #include "core/window_select.h"
 
@@ -82,6 +84,20 @@ static json_t *unverified(void)
     return json_pack("{s:s, s:s}", "delivery", "delivered_unverified", "retry", "unsafe");
 }
 
+/* Physical input under the interaction lease, like every mutation. */
+static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_error *err)
+{
+    if (!ctx->adapter->ops->physical)
+        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No physical input on this adapter");
+    int64_t deadline = ad_now_us() + 5000 * 1000;
+    ad_lease lease = AD_LEASE_INIT;
+    if (ad_lease_acquire(&lease, deadline, err) < 0)
+        return -1;
+    int rc = ctx->adapter->ops->physical(ctx->adapter, req, deadline, res, err);
+    ad_lease_release(&lease);
+    return rc;
+}
+
 int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     char combo[128];
@@ -99,9 +115,7 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     else if (scoped)
         req.require_active_window_id = win.id; /* headless: it must already be active */
     ad_act_result res = {0};
-    int rc = ctx->adapter->ops->physical
-                 ? ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err)
-                 : ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No keyboard on this adapter");
+    int rc = run_physical(ctx, &req, &res, err);
     if (rc == 0) {
         json_t *d = json_object();
         json_object_set_new(d, "action", json_string("press"));
@@ -186,13 +200,6 @@ static json_t *pointer_report(const char *action, const ad_act_result *res, int 
     return d;
 }
 
-static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_error *err)
-{
-    if (!ctx->adapter->ops->physical)
-        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No pointer on this adapter");
-    return ctx->adapter->ops->physical(ctx->adapter, req, ad_now_us() + 5000 * 1000, res, err);
-}
-
 int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *name = ctx->command->name;
@@ -267,4 +274,87 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
         return -1;
     *ret_data = pointer_report("mouse-move", &res, x, y);
     return 0;
+}
+
+/* One end of a drag: a ref's live center (and its window), or a raw point. */
+static int drag_end(ad_ctx *ctx, const json_t *args, const char *ref_key, const char *xy_key,
+                    int64_t deadline, int *x, int *y, char **ret_window, ad_error *err)
+{
+    const char *ref = ad_arg_str(args, ref_key);
+    *ret_window = NULL;
+    if (!ref) {
+        char flag[32];
+        snprintf(flag, sizeof(flag), "--%s", xy_key);
+        for (char *p = flag; *p; p++)
+            *p = *p == '_' ? '-' : *p;
+        if (!ad_arg_str(args, xy_key))
+            return ad_error_set(err, AD_INVALID_ARGS, "drag needs --%s REF or %s X,Y", ref_key,
+                                flag);
+        return parse_xy(ad_arg_str(args, xy_key), flag, x, y, err);
+    }
+    ad_resolved r = {0};
+    if (ad_resolve_load(ctx, ref, &r, err) < 0 ||
+        ad_resolve_live_bounds(ctx, &r, deadline, true, err) < 0) {
+        ad_resolved_clear(&r);
+        return -1;
+    }
+    const ad_node *n = r.node;
+    int rc = 0;
+    if (n->bounds_state != AD_FIELD_KNOWN || n->bounds.width <= 0 || n->bounds.height <= 0) {
+        rc = ad_error_set(err, AD_ACTION_FAILED, "%s has no live bounds to drag", ref);
+    } else {
+        *x = (int)(n->bounds.x + n->bounds.width / 2);
+        *y = (int)(n->bounds.y + n->bounds.height / 2);
+        *ret_window = strdup(r.window.id);
+    }
+    ad_resolved_clear(&r);
+    return rc;
+}
+
+int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
+{
+    int64_t timeout = ad_arg_int(args, "timeout_ms", 5000);
+    int64_t duration = ad_arg_int(args, "duration", 300), drop = ad_arg_int(args, "drop_delay",
+                                                                            150);
+    if (duration + drop >= timeout)
+        return ad_error_set(err, AD_INVALID_ARGS, "--duration plus --drop-delay must be below "
+                                                  "--timeout-ms");
+    int64_t deadline = ad_now_us() + timeout * 1000;
+    int fx = 0, fy = 0, tx = 0, ty = 0;
+    char *from_win = NULL, *to_win = NULL;
+    int rc = -1;
+    if (drag_end(ctx, args, "from", "from_xy", deadline, &fx, &fy, &from_win, err) < 0 ||
+        drag_end(ctx, args, "to", "to_xy", deadline, &tx, &ty, &to_win, err) < 0 ||
+        require_headed(ctx, err) < 0)
+        goto done;
+    /* The source window is focused and hit-tested; the destination is never focused first,
+     * because raising it could cover the source. */
+    ad_phys_req req = {.kind = AD_PHYS_DRAG, .focus_window_id = from_win,
+                       .verify_window_id = from_win, .x = fx, .y = fy, .x2 = tx, .y2 = ty,
+                       .duration_ms = (int)duration, .hold_ms = (int)drop};
+    ad_act_result res = {0};
+    if (run_physical(ctx, &req, &res, err) < 0)
+        goto done;
+    json_t *d = json_object();
+    json_object_set_new(d, "action", json_string("drag"));
+    json_object_set_new(d, "disposition", unverified());
+    json_object_set_new(d, "steps", steps_json(&res, false));
+    json_t *from = json_pack("{s:f, s:f}", "x", (double)fx, "y", (double)fy);
+    json_t *to = json_pack("{s:f, s:f}", "x", (double)tx, "y", (double)ty);
+    json_object_set_new(d, "target", json_pack("{s:s, s:O, s:O}", "kind", "drag", "from", from,
+                                               "to", to));
+    json_object_set_new(d, "from", from);
+    json_object_set_new(d, "to", to);
+    const char *scope = ad_arg_str(args, "wait_for_scope");
+    const char *observed = scope && strcmp(scope, "from") == 0 ? from_win : to_win;
+    if (observed) {
+        free(ctx->observed_window_id);
+        ctx->observed_window_id = strdup(observed);
+    }
+    *ret_data = d;
+    rc = 0;
+done:
+    free(from_win);
+    free(to_win);
+    return rc;
 }

@@ -175,12 +175,10 @@ int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
     return rc;
 }
 
-/* Wheel scrolling is physical input: headless it is refused; this build has no headed
- * pointer yet. */
+/* Wheel scrolling is physical input: headless it is refused, --headed turns the wheel over
+ * the element's center in its focused window. */
 int ad_cmd_scroll(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
-    (void)args;
-    (void)ret_data;
     if (!json_is_true(json_object_get(ctx->globals, "headed"))) {
         ad_error_set(err, AD_POLICY_DENIED, "Wheel scrolling is physical input, which headless "
                                             "mode does not permit");
@@ -189,8 +187,20 @@ int ad_cmd_scroll(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
         ad_error_detail(err, "kind", json_string("physical_input_required"));
         return -1;
     }
-    ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Headed wheel scrolling is not available in "
-                                                 "this build");
-    ad_error_detail(err, "retryable", json_false());
-    return -1;
+    const char *dir = ad_arg_str(args, "direction");
+    int amount = (int)ad_arg_int(args, "amount", 3);
+    if (amount < 1)
+        return ad_error_set(err, AD_INVALID_ARGS, "--amount must be 1 or more");
+    ad_action_spec spec = {.name = "scroll", .act = AD_ACT_SCROLL_TO, .physical_only = true,
+                           .phys = AD_PHYS_WHEEL};
+    if (strcmp(dir, "up") == 0)
+        spec.wheel_dy = -amount;
+    else if (strcmp(dir, "down") == 0)
+        spec.wheel_dy = amount;
+    else if (strcmp(dir, "left") == 0)
+        spec.wheel_dx = -amount;
+    else
+        spec.wheel_dx = amount;
+    return ad_ref_action_run(ctx, &spec, ad_arg_str(args, "ref_id"), NULL,
+                             ad_arg_int(args, "timeout_ms", 5000), false, ret_data, err);
 }

@@ -240,7 +240,8 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         .y = (int)(n->bounds.y + n->bounds.height / 2),
         .button = spec->button ? spec->button : 1,
         .count = spec->count ? spec->count : 1,
-        .dy = spec->phys == AD_PHYS_WHEEL ? spec->count : 0,
+        .dx = spec->wheel_dx,
+        .dy = spec->wheel_dy,
         .text = text,
     };
     /* Typing goes to the focused element: click it first so the caret is in it. */

@@ -34,6 +34,7 @@ typedef struct {
     bool physical_first;     /* under --headed, physical input first, semantic on a refusal */
     ad_phys_kind phys;       /* the physical gesture (physical_only / physical_first) */
     int button, count;       /* for a physical click */
+    int wheel_dx, wheel_dy;  /* for a physical wheel (scroll) */
     bool focus_effect;       /* moves keyboard focus (focus) */
     bool reports_surfaces;   /* click, right-click, expand, select: data.surfaces */
 } ad_action_spec;

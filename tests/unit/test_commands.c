@@ -493,14 +493,14 @@ static void test_window_id(void **state)
 static void test_unimplemented_command_fails_closed(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@s1abc:e1"), 1);
+    json_t *env = run(f, "launch", tu_args("launch", "{s:s}", "app", "gedit"), 1);
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
     assert_string_equal(tu_str(env, "error.disposition.retry"), "safe");
     assert_string_equal(tu_str(env, "error.details.kind"), "not_in_this_build");
     assert_true(json_is_false(tu_at(env, "error.details.retryable")));
     assert_null(tu_at(env, "error.recovery"));
     expect_code(env, "PLATFORM_NOT_SUPPORTED");
-    /* An argument error still comes first. */
+    /* An argument error still comes first, before any capability or policy check. */
     env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@e1"), 1);
     assert_string_equal(tu_str(env, "error.message"),
                         "Invalid ref_id '@e1': expected @<snapshot_id>:e<N>");

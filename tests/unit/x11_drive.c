@@ -6,7 +6,7 @@
  *   x11-drive active                   prints "WINDOW PID" of the active window
  *   x11-drive at X Y                   prints "WINDOW PID" of what is at the point
  *   x11-drive move X Y
- *   x11-drive click X Y [BUTTON [COUNT]]
+ *   x11-drive click X Y [BUTTON [COUNT [MODS]]]   MODS: modifiers joined by '+' ("ctrl+shift")
  *   x11-drive wheel X Y DX DY
  *   x11-drive drag FX FY TX TY MS
  *   x11-drive key COMBO
@@ -93,9 +93,21 @@ static int run(ad_x11 *x, int argc, char **argv, ad_error *err)
     }
     if (!strcmp(cmd, "move") && argc == 4)
         return ad_x11_move(x, num(argv[2]), num(argv[3]), err);
-    if (!strcmp(cmd, "click") && argc >= 4)
-        return ad_x11_click(x, num(argv[2]), num(argv[3]), argc > 4 ? num(argv[4]) : 1,
-                            argc > 5 ? num(argv[5]) : 1, err);
+    if (!strcmp(cmd, "click") && argc >= 4) {
+        unsigned mods = 0, m;
+        char *list = argc > 6 ? strdup(argv[6]) : NULL, *save = NULL;
+        for (char *p = list ? strtok_r(list, "+", &save) : NULL; p; p = strtok_r(NULL, "+",
+                                                                                 &save)) {
+            if (ad_x11_modifier_mask(p, &m, err) < 0) {
+                free(list);
+                return -1;
+            }
+            mods |= m;
+        }
+        free(list);
+        return ad_x11_click_mods(x, num(argv[2]), num(argv[3]), argc > 4 ? num(argv[4]) : 1,
+                                 argc > 5 ? num(argv[5]) : 1, mods, err);
+    }
     if (!strcmp(cmd, "wheel") && argc == 6)
         return ad_x11_wheel(x, num(argv[2]), num(argv[3]), num(argv[4]), num(argv[5]), err);
     if (!strcmp(cmd, "drag") && argc == 7)

@@ -199,6 +199,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     rc = cmd->handler(&ctx, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
+    else if (rc < 0 && cmd->accepts_wait_flags)
+        ad_post_action_observation(&ctx, &err);
     ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;

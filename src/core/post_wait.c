@@ -173,3 +173,89 @@ done:
     ad_selector_clear(&sel);
     return rc;
 }
+
+/* ---- observation after an uncertain delivery ------------------------------------------- */
+
+void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
+{
+    const char *want = json_string_value(json_object_get(ctx->globals, "wait_for"));
+    const char *gone = json_string_value(json_object_get(ctx->globals, "wait_for_gone"));
+    if ((!want && !gone) || err->delivery != AD_DELIVERY_UNCERTAIN || !ctx->observed_window_id)
+        return;
+    ad_selector sel;
+    ad_error ignored = AD_ERROR_INIT;
+    if (ad_selector_parse(want ? want : gone, &sel, &ignored) < 0) {
+        ad_error_clear(&ignored);
+        return;
+    }
+    json_t *timeout = json_object_get(ctx->globals, "wait_timeout");
+    int64_t timeout_ms = json_is_integer(timeout) ? json_integer_value(timeout)
+                                                  : DEFAULT_WAIT_TIMEOUT_MS;
+    int64_t started = ad_now_us(), deadline = started + timeout_ms * 1000;
+    const char *outcome = "timed_out";
+    json_t *last_error = NULL, *matches = NULL;
+    int pid = 0;
+    char *instance = NULL;
+    ad_window w = {0};
+    if (ctx->adapter->ops->window_lookup(ctx->adapter, ctx->observed_window_id, deadline, &w,
+                                         &ignored) == 0) {
+        pid = w.pid;
+        instance = w.process_instance ? strdup(w.process_instance) : NULL;
+    }
+    ad_window_clear(&w);
+    ad_error_clear(&ignored);
+    for (;;) {
+        if (pid && !ctx->adapter->ops->process_alive(ctx->adapter, pid, instance)) {
+            outcome = "process_exited";
+            break;
+        }
+        ad_tree t = {0};
+        ad_read_limits lim = ad_read_limits_default(deadline);
+        if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
+                                           &ignored) == 0) {
+            size_t n = ad_selector_count(&sel, t.root);
+            json_decref(matches);
+            matches = json_integer((json_int_t)n);
+            bool done = want ? n > 0 : (n == 0 && t.complete);
+            ad_tree_clear(&t);
+            if (done) {
+                outcome = "expected_state_observed";
+                break;
+            }
+        } else {
+            bool window_gone = ignored.code == AD_WINDOW_NOT_FOUND;
+            json_decref(last_error);
+            last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(ignored.code),
+                                   "message", ignored.message ? ignored.message : "");
+            ad_error_clear(&ignored);
+            if (window_gone && gone) {
+                outcome = "expected_state_observed"; /* the pinned window is confirmed gone */
+                break;
+            }
+            if (window_gone) {
+                outcome = "owner_unavailable";
+                break;
+            }
+        }
+        ad_error_clear(&ignored);
+        if (ad_now_us() >= deadline)
+            break;
+        ad_wait_next_poll(ctx, POLL_MS, deadline);
+    }
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:{s:i, s:s?}, s:I, s:s}", "kind",
+                          "post_action_observation", "selector", want ? want : gone, "expected",
+                          want ? "present" : "absent", "surface", "window", "process_identity",
+                          "pid", pid, "process_instance", instance, "elapsed_ms",
+                          (json_int_t)((ad_now_us() - started) / 1000), "source_window_id",
+                          ctx->observed_window_id);
+    if (matches)
+        json_object_set_new(o, "selector_matches", matches);
+    if (strcmp(outcome, "process_exited") == 0)
+        json_object_set_new(o, "process_state", json_string("exited"));
+    if (last_error)
+        json_object_set_new(o, "last_observation_error", last_error);
+    json_object_set_new(o, "outcome", json_string(outcome));
+    ad_error_detail(err, "post_action_observation", o);
+    ad_selector_clear(&sel);
+    free(instance);
+}

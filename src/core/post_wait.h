@@ -29,4 +29,9 @@ size_t ad_selector_count(const ad_selector *sel, const ad_node *root);
 int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
                  ad_error *err);
 
+/* After an action failed with delivery_uncertain and a wait selector was given, observes the
+ * original window read-only and records error.details.post_action_observation (json-output.md).
+ * The action is never repeated and the error's code and disposition stay as they were. */
+void ad_post_action_observation(ad_ctx *ctx, ad_error *err);
+
 #endif

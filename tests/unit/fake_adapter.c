@@ -382,6 +382,28 @@ static void destroy(ad_adapter *a)
     free(f);
 }
 
+static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
+               ad_act_result *ret, ad_error *err)
+{
+    fake_adapter *f = (fake_adapter *)a;
+    (void)req;
+    memset(ret, 0, sizeof(*ret));
+    f->n_act++;
+    if (f->act_fails) {
+        ad_error_set(err, AD_ACTION_FAILED, "fake action failed");
+        err->delivery = f->act_delivery;
+        return -1;
+    }
+    if (f->act_effect)
+        f->act_effect(f, target);
+    ret->n_steps = 1;
+    snprintf(ret->steps[0].label, sizeof(ret->steps[0].label), "Fake.Act");
+    ret->steps[0].mechanism = "semantic_api";
+    ret->steps[0].outcome = "succeeded";
+    ret->delivery = f->act_delivery ? f->act_delivery : AD_DELIVERED_UNVERIFIED;
+    return 0;
+}
+
 static const ad_adapter_ops fake_ops = {
     .platform = "linux",
     .health = health,
@@ -391,6 +413,7 @@ static const ad_adapter_ops fake_ops = {
     .window_lookup = window_lookup,
     .process_alive = process_alive,
     .read_window = read_window,
+    .act = act,
     .destroy = destroy,
 };
 

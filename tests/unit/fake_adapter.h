@@ -74,6 +74,12 @@ typedef struct fake_adapter {
     size_t unanswered;      /* list_windows unanswered count */
     /* Call counters, for "was not read" assertions. */
     int n_list_apps, n_list_windows, n_window_lookup, n_process_alive, n_read_window;
+    /* Actions: each act() is counted and answers with act_delivery; a failure (act_fails)
+     * carries that delivery in its error. act_effect, when set, runs on the live tree. */
+    int n_act;
+    bool act_fails;
+    ad_delivery act_delivery;
+    void (*act_effect)(struct fake_adapter *f, const ad_node *target);
 } fake_adapter;
 
 fake_adapter *fake_new(void);

@@ -1,0 +1,260 @@
+/* test_actions.c: the ref-action pipeline through ad_dispatch and the fake adapter:
+ * delivery and disposition, strict resolution before any input, actionability, already
+ * satisfied requests, readback verification and contradictions, policy refusals, secure
+ * fields, and the observation after an uncertain delivery. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_adapter.h"
+#include "test_util.h"
+
+static ad_node *form_tree(void)
+{
+    return fk("window|n=Form",
+              fk("button|n=Save|a=Click|b=10,10,80,30", NULL),
+              fk("button|n=Twin|a=Click", NULL), fk("button|n=Twin|a=Click", NULL),
+              fk("button|n=Busy|a=Click|s=disabled", NULL),
+              fk("checkbox|n=Agree|a=Click|cap=checkable", NULL),
+              fk("checkbox|n=Done|a=Click|s=checked|cap=checkable", NULL),
+              fk("textfield|n=Name|v=old|a=SetValue|a=TypeText|cap=editable", NULL),
+              fk("textfield|n=Secret|a=SetValue|a=TypeText|cap=editable|secure", NULL),
+              fk("statictext|n=Status", NULL), NULL);
+}
+
+typedef struct {
+    tu_home home;
+    char *lease_dir;
+    fake_adapter *fake;
+    fake_window *win;
+} fx;
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+    tu_home_begin(&f->home);
+    f->lease_dir = tu_tmpdir();
+    setenv("AD_LEASE_DIR", f->lease_dir, 1);
+    f->fake = fake_new();
+    fake_add_app(f->fake, "form", 300);
+    f->win = fake_add_window(f->fake, "form", "Form", form_tree());
+    f->win->w.is_focused = true;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    fake_free(f->fake);
+    tu_home_end(&f->home);
+    tu_rmrf(f->lease_dir);
+    free(f->lease_dir);
+    unsetenv("AD_LEASE_DIR");
+    free(f);
+    return 0;
+}
+
+static json_t *run_g(fx *f, const char *cmd, json_t *args, json_t *globals, int want_exit)
+{
+    int exit_code = -1;
+    json_t *env = tu_run(fake_base(f->fake), cmd, args, globals, &exit_code);
+    if (exit_code != want_exit) {
+        char *s = json_dumps(env, JSON_INDENT(1));
+        fail_msg("%s exited %d, wanted %d: %s", cmd, exit_code, want_exit, s);
+    }
+    return env;
+}
+
+/* The ref of the first node named `name` in a fresh full snapshot (caller frees). */
+static char *ref_of(fx *f, const char *name)
+{
+    json_t *env = run_g(f, "snapshot", tu_args("snapshot", "{}"), NULL, 0);
+    json_t *n = tu_node_named(tu_at(env, "data.tree"), name);
+    assert_non_null(n);
+    char *ref = strdup(tu_str(n, "ref_id"));
+    json_decref(env);
+    return ref;
+}
+
+static json_t *act(fx *f, const char *cmd, const char *name, int want_exit)
+{
+    char *ref = ref_of(f, name);
+    json_t *env = run_g(f, cmd, tu_args(cmd, "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0),
+                        NULL, want_exit);
+    free(ref);
+    return env;
+}
+
+static void test_click_delivers_once(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "click", "Save", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    assert_string_equal(tu_str(env, "data.disposition.retry"), "unsafe");
+    assert_string_equal(tu_str(env, "data.steps.0.mechanism"), "semantic_api");
+    assert_int_equal(tu_int(env, "data.details.auto_wait.read_only_resolve_attempts"), 2);
+    assert_int_equal(tu_int(env, "data.details.auto_wait.lease_contention_count"), 0);
+    assert_string_equal(tu_str(env, "data.surfaces.0.type"), "window");
+    json_decref(env);
+}
+
+static void test_twin_is_refused_before_any_input(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "click", "Twin", 1);
+    assert_string_equal(tu_str(env, "error.code"), "AMBIGUOUS_TARGET");
+    assert_string_equal(tu_str(env, "error.details.kind"), "identity_not_unique");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
+static void test_stale_ref_sends_nothing(void **state)
+{
+    fx *f = *state;
+    char *ref = ref_of(f, "Save");
+    fk_remove(fk_find(f->win->root, "button", "Save"));
+    json_t *env = run_g(f, "click", tu_args("click", "{s:s}", "ref_id", ref), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "STALE_REF");
+    assert_string_equal(tu_str(env, "error.recovery.strategy"),
+                        "refresh_snapshot_then_retry_original");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    free(ref);
+}
+
+static void test_disabled_target_times_out_with_checks(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "click", "Busy", 1);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    assert_string_equal(tu_str(env, "error.details.kind"), "actionability_timeout");
+    assert_string_equal(tu_str(env, "error.details.last_report.check"), "enabled");
+    assert_string_equal(tu_str(env, "error.details.checks.2.check"), "enabled");
+    assert_string_equal(tu_str(env, "error.details.checks.2.status"), "fail");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
+static void test_already_checked_delivers_nothing(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "check", "Done", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    assert_string_equal(tu_str(env, "data.disposition.retry"), "safe");
+    assert_string_equal(tu_str(env, "data.steps.0.outcome"), "skipped");
+    assert_string_equal(tu_str(env, "data.post_state.states.0"), "checked");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
+static void set_checked(fake_adapter *fa, const ad_node *target)
+{
+    ad_node *live = fk_find(fa->wins[0].root, target->role, ad_text_get(&target->name));
+    live->states |= 1u << AD_ST_CHECKED;
+}
+
+static void test_check_is_verified_by_readback(void **state)
+{
+    fx *f = *state;
+    f->fake->act_effect = set_checked;
+    json_t *env = act(f, "check", "Agree", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
+    assert_string_equal(tu_str(env, "data.details.verification_scope"), "element_state");
+    assert_string_equal(tu_str(env, "data.post_state.states.0"), "checked");
+    assert_true(json_is_true(tu_at(env, "data.steps.0.verified")));
+    json_decref(env);
+}
+
+static void test_readable_contradiction_fails(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "check", "Agree", 1); /* the fake applies no effect */
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    assert_string_equal(tu_str(env, "error.details.kind"), "post_action_verification");
+    assert_string_equal(tu_str(env, "error.disposition.retry"), "unsafe");
+    assert_null(tu_at(env, "error.recovery"));
+    assert_string_equal(tu_str(env, "error.details.after_action.action"), "check");
+    json_decref(env);
+}
+
+static void test_pointer_gestures_refuse_headless(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "double-click", "Save", 1);
+    assert_string_equal(tu_str(env, "error.code"), "POLICY_DENIED");
+    assert_string_equal(tu_str(env, "error.recovery.strategy"),
+                        "request_explicit_policy_then_retry_original");
+    json_decref(env);
+    env = act(f, "focus", "Save", 1);
+    assert_string_equal(tu_str(env, "error.code"), "POLICY_DENIED");
+    assert_true(json_is_true(tu_at(env, "error.details.foreground_effect")));
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
+static void test_secure_value_never_echoed(void **state)
+{
+    fx *f = *state;
+    char *ref = ref_of(f, "Secret");
+    json_t *env = run_g(f, "set-value",
+                        tu_args("set-value", "{s:s, s:s}", "ref_id", ref, "value", "hunter2"),
+                        NULL, 0);
+    char *text = json_dumps(env, 0);
+    assert_null(strstr(text, "hunter2"));
+    assert_string_equal(tu_str(env, "data.details.verification_reason"), "secure_field");
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    free(text);
+    json_decref(env);
+    free(ref);
+}
+
+static void test_uncertain_delivery_is_observed_not_repeated(void **state)
+{
+    fx *f = *state;
+    f->fake->act_fails = true;
+    f->fake->act_delivery = AD_DELIVERY_UNCERTAIN;
+    char *ref = ref_of(f, "Save");
+    json_t *globals = json_pack("{s:s, s:i}", "wait_for", "statictext:Status", "wait_timeout",
+                                500);
+    json_t *env = run_g(f, "click", tu_args("click", "{s:s}", "ref_id", ref), globals, 1);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "delivery_uncertain");
+    assert_string_equal(tu_str(env, "error.disposition.retry"), "unsafe");
+    json_t *o = tu_at(env, "error.details.post_action_observation");
+    assert_non_null(o);
+    assert_string_equal(tu_str(o, "kind"), "post_action_observation");
+    assert_string_equal(tu_str(o, "expected"), "present");
+    assert_string_equal(tu_str(o, "outcome"), "expected_state_observed");
+    assert_int_equal(tu_int(o, "process_identity.pid"), 300);
+    json_decref(env);
+    free(ref);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_click_delivers_once),
+        T(test_twin_is_refused_before_any_input),
+        T(test_stale_ref_sends_nothing),
+        T(test_disabled_target_times_out_with_checks),
+        T(test_already_checked_delivers_nothing),
+        T(test_check_is_verified_by_readback),
+        T(test_readable_contradiction_fails),
+        T(test_pointer_gestures_refuse_headless),
+        T(test_secure_value_never_echoed),
+        T(test_uncertain_delivery_is_observed_not_repeated),
+    };
+    return cmocka_run_group_tests_name("actions", tests, NULL, NULL);
+}

@@ -448,8 +448,9 @@ int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     if (strcmp(mode, "event") == 0)
         return ad_wait_event(ctx, args, started, timeout_ms, ret_data, err);
     if (strcmp(mode, "notification") == 0) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --notification needs GNOME Shell, "
-                                                     "which this session does not run");
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --notification needs GNOME Shell's "
+                                                     "notification list, which this build does "
+                                                     "not read");
         ad_error_detail(err, "retryable", json_false());
         return -1;
     }

@@ -119,8 +119,19 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
             if (done)
                 break;
         } else {
-            /* For --wait-for-gone a closed window is absence; otherwise keep polling. */
+            /* For --wait-for-gone a closed window is absence; otherwise keep polling. A read
+             * of a window that just closed can fail with another error: ask for the window. */
             window_gone = e.code == AD_WINDOW_NOT_FOUND;
+            if (!window_gone) {
+                ad_window w = {0};
+                ad_error le = AD_ERROR_INIT;
+                window_gone = ctx->adapter->ops->window_lookup(ctx->adapter,
+                                                               ctx->observed_window_id,
+                                                               lim.deadline_us, &w, &le) < 0 &&
+                              le.code == AD_WINDOW_NOT_FOUND;
+                ad_window_clear(&w);
+                ad_error_clear(&le);
+            }
             json_decref(last_error);
             last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
                                    e.message ? e.message : "");

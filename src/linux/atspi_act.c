@@ -248,10 +248,12 @@ int ad_atspi_act(sd_bus *bus, const ad_node *target, const ad_act_req *req, ad_a
     case AD_ACT_GRAB_FOCUS: {
         int r = call_bool(bus, &a, ATSPI_IFACE_COMPONENT, "GrabFocus", "Component.GrabFocus",
                           err, "");
-        if (r == 0) {
-            /* GTK 4.8 answers FALSE: it does not let a client move focus. */
+        if (r <= 0 && err->delivery == AD_NOT_DELIVERED) {
+            /* GTK 4.8 refuses Component.GrabFocus (an error reply or FALSE): it does not let
+             * a client move focus inside its window. */
             ad_error_set(err, AD_ACTION_FAILED, "The application rejected the focus request");
-            ad_error_suggest(err, "Focus its window with focus-window");
+            ad_error_suggest(err, "Click the element with --headed instead; its window is "
+                                  "already active");
             ad_error_detail(err, "cause", json_string("grab_focus_rejected"));
         }
         if (r > 0) {

@@ -17,6 +17,7 @@
 
 #define SKELETON_DEPTH 3
 #define MAX_DEPTH_LIMIT 50
+#define WINDOW_CHOICE_FLOOR_MS 2000
 
 static json_t *window_brief(const ad_window *w)
 {
@@ -72,6 +73,9 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         opts->max_depth = SKELETON_DEPTH; /* --skeleton reads min(--max-depth, 3) levels */
     ad_read_limits lim = ad_read_limits_default(deadline);
     lim.all_bounds = opts->include_bounds;
+    /* Choosing the window is not the observation: it gets its own floor, so a tiny
+     * --timeout-ms still yields a partial tree (contract 2.2) rather than a lookup error. */
+    lim.select_floor_us = ad_now_us() + WINDOW_CHOICE_FLOOR_MS * 1000;
     if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
                         ad_arg_str(args, "window_id"), &lim, &sf, err) < 0)
         goto done;

@@ -127,11 +127,14 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
 {
     memset(ret, 0, sizeof(*ret));
     kind = kind ? kind : "window";
+    ad_read_limits select = *lim;
+    if (select.select_floor_us > select.deadline_us)
+        select.deadline_us = select.select_floor_us;
     if (!kind_supported(kind))
         return unsupported_kind(kind, err);
     ret->kind = kind;
     if (strcmp(kind, "window") == 0 || (strcmp(kind, "focused") == 0 && window_id)) {
-        if (ad_window_select(ctx, app, window_id, lim->deadline_us, &ret->window, err) < 0 ||
+        if (ad_window_select(ctx, app, window_id, select.deadline_us, &ret->window, err) < 0 ||
             ctx->adapter->ops->read_window(ctx->adapter, ret->window.id, lim, &ret->tree,
                                            err) < 0)
             return -1;
@@ -144,11 +147,11 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
     if (window_id) {
         wins.items = calloc(1, sizeof(ad_window));
         if (!wins.items || ctx->adapter->ops->window_lookup(ctx->adapter, window_id,
-                                                            lim->deadline_us, &wins.items[0],
+                                                            select.deadline_us, &wins.items[0],
                                                             err) < 0)
             goto done;
         wins.count = 1;
-    } else if (candidate_windows(ctx, app, lim->deadline_us, &wins, err) < 0) {
+    } else if (candidate_windows(ctx, app, select.deadline_us, &wins, err) < 0) {
         goto done;
     }
     for (size_t i = 0; i < wins.count; i++) {

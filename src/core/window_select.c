@@ -95,6 +95,12 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
                 rc = 0;
                 goto done;
             }
+        if (wins.unanswered) {
+            /* Some app did not answer: its window may be the focused one. */
+            ad_error_set(err, AD_TIMEOUT, "Not every app answered before the deadline");
+            ad_error_detail(err, "kind", json_string("deadline"));
+            goto done;
+        }
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No focused window");
         ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
         goto done;

@@ -51,9 +51,17 @@ static bool window_role(uint32_t role)
            role == 69;
 }
 
+/* The pipe cancels what is left at the deadline: that is no answer, not a refusal. */
+static bool cancelled(const sd_bus_error *e)
+{
+    return e && e->name && strcmp(e->name, "org.agentdesktop.Cancelled") == 0;
+}
+
 static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     win_probe *w = ud;
+    if (cancelled(e))
+        return;
     w->answers++;
     if (m && sd_bus_message_read(m, "u", &w->role) >= 0)
         w->have_role = true;
@@ -64,6 +72,8 @@ static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
 static void on_state(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     win_probe *w = ud;
+    if (cancelled(e))
+        return;
     w->answers++;
     if (m && ad_atspi_read_state_set(m, &w->states) >= 0) {
         w->have_states = true;
@@ -77,6 +87,8 @@ static void on_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
     (void)e;
     win_probe *w = ud;
     const char *s;
+    if (cancelled(e))
+        return;
     w->answers++;
     if (m && sd_bus_message_read(m, "v", "s", &s) >= 0 && *s)
         w->name = strdup(s);
@@ -87,6 +99,8 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     (void)e;
     win_probe *w = ud;
     int32_t x, y, wd, h;
+    if (cancelled(e))
+        return;
     w->answers++;
     if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0) {
         w->bounds = (ad_rect){x, y, wd, h};
@@ -246,6 +260,8 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             }
             if (to_window(w, &ctxs[i], &ret->items[ret->count]))
                 ret->count++;
+            else if (w->answers < 4 && !w->failed)
+                ret->unanswered++; /* not answered in time: unknown, never absent */
         }
         free_probes(ctxs[i].wins);
         fix_window_origins(bus, &apps->items[i], ret, first_of_app);
@@ -291,12 +307,6 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     }
     if (apps.count == 1 && ad_atspi_list_windows(bus, &apps, deadline_us, &wins, err) < 0)
         goto done;
-    if (apps.count == 1 && wins.unanswered > 0) {
-        ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not list its "
-                                      "windows before the deadline", window_id);
-        ad_error_detail(err, "kind", json_string("deadline"));
-        goto done;
-    }
     for (size_t i = 0; i < wins.count; i++)
         if (strcmp(wins.items[i].id, window_id) == 0) {
             *ret = wins.items[i];
@@ -304,6 +314,12 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
             rc = 0;
             goto done;
         }
+    if (wins.unanswered > 0) {
+        ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not list its "
+                                      "windows before the deadline", window_id);
+        ad_error_detail(err, "kind", json_string("deadline"));
+        goto done;
+    }
     ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
     ad_error_suggest(err, "The window may have closed. Run list-windows and use an id it "
                           "reports");

@@ -64,10 +64,28 @@ char *ad_proc_instance(int pid)
     return s;
 }
 
+/* The state letter of /proc/pid/stat (R, S, D, Z, ...), or 0 when unreadable. */
+static char proc_state(int pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : 0;
+}
+
 bool ad_proc_alive(int pid, const char *instance)
 {
     char *now = ad_proc_instance(pid);
-    bool alive = now && (!instance || strcmp(now, instance) == 0);
+    /* An exited process that its parent has not reaped yet is a zombie: still in /proc with
+     * its start time, but gone. */
+    bool alive = now && (!instance || strcmp(now, instance) == 0) && proc_state(pid) != 'Z' &&
+                 proc_state(pid) != 'X';
     free(now);
     return alive;
 }

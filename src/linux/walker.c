@@ -511,11 +511,15 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     sd_bus_flush_close_unref(peer_bus);
     ad_walker_finish(&w, root);
     ad_item_cache_free(w.cache);
-    if (!root->address && root->n_children == 0 && root->name.state == AD_FIELD_UNKNOWN) {
-        ad_node_free(root);
-        ad_error_set(err, AD_TIMEOUT, "The window could not be read before the deadline");
-        ad_error_detail(err, "kind", json_string("deadline"));
-        return -1;
+    if (!root->address) {
+        /* The deadline passed before the window's own node was read: report an unread root,
+         * never an invented one. */
+        ad_text_unknown(&root->name);
+        ad_text_unknown(&root->description);
+        ad_text_unknown(&root->native_id);
+        root->states_state = AD_FIELD_UNKNOWN;
+        root->children_cut = true;
+        ad_walker_mark_cut(&w, "deadline");
     }
     ret->root = root;
     ret->nodes_observed = w.nodes;

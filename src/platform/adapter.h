@@ -66,6 +66,9 @@ typedef struct {
     /* Read bounds of every node; otherwise only of nodes that earn a ref (the rest keep
      * bounds absent-by-choice: AD_FIELD_UNKNOWN is never used for a field not asked for). */
     bool all_bounds;
+    /* Callers that select a window before the read (core/surface.c) use
+     * max(deadline_us, select_floor_us) for the selection; 0 means deadline_us. */
+    int64_t select_floor_us;
 } ad_read_limits;
 
 typedef struct {

@@ -4,14 +4,15 @@ The end-to-end tests compare agent-desktop's JSON with what this module reads fr
 window over AT-SPI, so a test checks the product against a second observer instead of
 trusting `ok: true`. Nothing here imports or shells out to agent-desktop.
 
-Every read goes to the application live: libatspi's per-application cache is switched off
-(a test process runs no main loop, so cached states and names would never be refreshed).
+libatspi's own cache is left on: it is refreshed from the application's change signals,
+which libatspi dispatches while it waits for any reply, so a test that polls (wait_until)
+sees the new state. Switching the cache off (set_cache_mask(NONE)) is not an option: libatspi
+2.46 then makes a D-Bus call from inside its signal dispatch and deadlocks.
 """
 import time
 from collections import namedtuple
 
 import pyatspi
-from gi.repository import Atspi
 
 # AT-SPI role name -> agent-desktop canonical role, only for the roles the test apps expose
 # (GTK3 ad-fixture, GTK 4.8 gnome-calculator). A role missing here makes canonical_role()
@@ -74,16 +75,6 @@ def canonical_role(atspi_role_name):
                              "to ROLE_TO_CANONICAL" % atspi_role_name) from None
 
 
-def _no_cache(app):
-    # libatspi 2.46 hangs on the first property read of an application whose cache mask was
-    # set before anything was read from it; read its name first.
-    try:
-        app.name
-        app.set_cache_mask(Atspi.Cache.NONE)
-    except Exception:  # an app that went away between listing and now
-        pass
-
-
 def desktop_apps():
     """The applications registered on the accessibility bus, live."""
     desktop = pyatspi.Registry.getDesktop(0)
@@ -93,10 +84,8 @@ def desktop_apps():
             app = desktop.getChildAtIndex(i)
         except Exception:
             continue
-        if app is None:
-            continue
-        _no_cache(app)
-        apps.append(app)
+        if app is not None:
+            apps.append(app)
     return apps
 
 

@@ -83,7 +83,8 @@ def check_envelope(stdout, stderr, code, args=()):
     """The output contract of json-output.md for one command; returns the envelope."""
     what = "agent-desktop %s" % " ".join(map(str, args))
     assert stdout.endswith("\n") and stdout.count("\n") == 1, \
-        "%s: stdout is not exactly one line: %r" % (what, stdout[:500])
+        "%s: stdout is not exactly one line: %r (exit %r, stderr %r)" % (
+            what, stdout[:500], code, stderr[-500:])
     envelope = json.loads(stdout)
     assert isinstance(envelope, dict), what
     assert envelope.get("version") == CONTRACT_VERSION, (what, envelope.get("version"))
@@ -326,3 +327,36 @@ def fixture_ref(cli, native_id_value, **kw):
     data = cli.ok(*args, **kw)
     assert data["match"] is not None, "no element with native id %r" % native_id_value
     return data["match"]["ref_id"]
+
+
+# ---- geometry ----------------------------------------------------------------------------
+
+
+def x11_window_origin(pid, title):
+    """Screen origin of the process's top-level X window with this title (xdotool), or None."""
+    import shutil
+    if not shutil.which("xdotool"):
+        return None
+    found = subprocess.run(["xdotool", "search", "--pid", str(pid), "--name",
+                            "^%s$" % re.escape(title)], capture_output=True, text=True,
+                           timeout=10).stdout.split()
+    best = None
+    for wid in found:
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
+                             capture_output=True, text=True, timeout=10).stdout
+        vals = dict(line.split("=", 1) for line in geo.split() if "=" in line)
+        if int(vals.get("WIDTH", 0)) > 1 and int(vals.get("HEIGHT", 0)) > 1:
+            best = (int(vals["X"]), int(vals["Y"]))
+    return best
+
+
+def screen_extents(acc, window, pid):
+    """pyatspi extents in true screen coordinates. GTK 4 reports DESKTOP_COORDS relative to
+    its own window (the frame itself at 0,0), so its window's X origin is added."""
+    ext = obs.extents(acc)
+    frame = obs.extents(window)
+    if ext is None or frame is None or frame[:2] != (0, 0):
+        return ext
+    origin = x11_window_origin(pid, window.name)
+    assert origin is not None, "cannot find the X window of pid %d" % pid
+    return (ext[0] + origin[0], ext[1] + origin[1], ext[2], ext[3])

@@ -37,9 +37,13 @@ def test_list_apps_reports_real_processes(cli, fixture_app, calculator_app):
         assert m, row
         assert m.group(1) == boot_prefix()
         assert int(m.group(2)) == proc_starttime(row["pid"])
-    # Every application registered on the bus is listed, with the pid AT-SPI gives it.
-    registered = {obs.app_pid(a) for a in obs.desktop_apps()}
-    assert {a["pid"] for a in rows} == registered
+    # Every application registered on the bus is listed, with the pid AT-SPI gives it, and
+    # an application without a window is a background one.
+    registered = {obs.app_pid(a): a for a in obs.desktop_apps()}
+    assert {a["pid"] for a in rows} == set(registered)
+    for row in rows:
+        windowless = registered[row["pid"]].childCount == 0
+        assert row["presentation"] == ("background" if windowless else "foreground"), row
 
 
 def test_list_apps_substring_filter(cli, fixture_app, calculator_app):
@@ -75,8 +79,12 @@ def test_list_windows_fields(cli, fixture_app):
 
 
 def test_list_windows_app_is_exact(cli, fixture_app, calculator_app):
-    assert [w["app_name"] for w in cli.ok("list-windows", "--app", "AD-FIXTURE")] \
-        == ["ad-fixture"] * len(cli.ok("list-windows", "--app", "ad-fixture"))
+    exact = cli.ok("list-windows", "--app", "ad-fixture")
+    assert exact and all(w["app_name"] == "ad-fixture" for w in exact)
+    assert fixture_app.pid in [w["pid"] for w in exact]
+    assert calculator_app.pid not in [w["pid"] for w in exact]
+    # Case-insensitive: the same windows.
+    assert cli.ok("list-windows", "--app", "AD-FIXTURE") == exact
     calc = cli.ok("list-windows", "--app", "gnome-calculator")
     assert calc and all(w["pid"] == calculator_app.pid for w in calc)
     # A substring is not a name for list-windows (list-apps --app is the substring filter).

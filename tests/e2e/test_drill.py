@@ -192,8 +192,11 @@ def test_root_cannot_combine_with_surface(cli, fixture_app):
 def test_root_in_a_missing_snapshot(cli, state_home):
     sid = "s" + "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz0123456789")
                         for _ in range(13))
-    assert not os.path.exists(refmap_path(state_home, sid))
-    err = expect_error(cli.run("snapshot", "--root", "@%s:e1" % sid), "SNAPSHOT_NOT_FOUND")
-    assert err["recovery"] == {"strategy": "refresh_snapshot_then_retry_original",
-                               "retryable": True, "requires_fresh_snapshot": True}
-    assert err["disposition"] == {"delivery": "not_delivered", "retry": "safe"}
+    for missing in ("sxyz", sid):
+        assert not os.path.exists(refmap_path(state_home, missing))
+        err = expect_error(cli.run("snapshot", "--root", "@%s:e1" % missing),
+                           "SNAPSHOT_NOT_FOUND")
+        assert err["recovery"] == {"strategy": "refresh_snapshot_then_retry_original",
+                                   "retryable": True, "requires_fresh_snapshot": True}
+        assert err["disposition"] == {"delivery": "not_delivered", "retry": "safe"}
+        assert missing in err["message"]

@@ -10,7 +10,7 @@ import pytest
 import atspi_observer as obs
 from e2e_helpers import (add_rows, expect_error, find_node, fixture_ref, fixture_reset,
                          fruits_cell, launch, load_refmap, proc_state, rect, ref_number,
-                         remove_rows, stop_process)
+                         remove_rows, screen_extents, stop_process)
 
 CALC = ["--app", "gnome-calculator"]
 
@@ -54,11 +54,15 @@ def test_find_seven_by_exact_name(cli, calculator_app):
     assert fuzzy["match"]["name"] in ("7", "7 7")
 
 
-def test_find_count_equals_pyatspi_buttons(cli, calculator_app):
+def test_find_count_equals_pyatspi_buttons(cli, state_home, calculator_app):
     live = [o for o in calc_walk(calculator_app) if o.role in obs.BUTTON_ROLES]
+    snapshots = os.path.join(state_home, "snapshots")
+    before = set(os.listdir(snapshots)) if os.path.isdir(snapshots) else set()
     got = cli.ok("find", *CALC, "--role", "button", "--count")
     assert got == {"count": len(live)}
     assert len(live) > 20
+    after = set(os.listdir(snapshots)) if os.path.isdir(snapshots) else set()
+    assert after == before, "find --count saved a snapshot"
 
 
 def test_find_limit_shape(cli, state_home, calculator_app):
@@ -108,13 +112,13 @@ def test_roles_present_for_a_wrong_role(cli, calculator_app):
 
 
 def test_context_match_has_bounds_and_no_ref(cli, calculator_app):
-    labels = [o for o in obs.walk(calculator_app.window(), with_extents=True)
-              if o.role == "label" and o.name == "Undo"]
+    win = calculator_app.window()
+    labels = [o for o in obs.walk(win) if o.role == "label" and o.name == "Undo"]
     assert len(labels) == 1
     got = cli.ok("find", *CALC, "--role", "statictext", "--name", "Undo", "--exact", "--first")
     m = got["match"]
     assert m["ref_id"] is None and m["interactive"] is False
-    assert rect(m["bounds"]) == labels[0].extents
+    assert rect(m["bounds"]) == screen_extents(labels[0].acc, win, calculator_app.pid)
     assert "snapshot_id" not in got  # nothing earned a ref, nothing was saved
     # A match that earns a ref carries no bounds.
     button = cli.ok("find", *CALC, "--role", "button", "--name", "Undo", "--exact", "--first")

@@ -4,31 +4,48 @@ import json
 import os
 import platform
 import re
+from pathlib import Path
 
 import pytest
 
-
 from e2e_helpers import BARE_REF_SUGGESTION, REPO_ROOT, expect_error
 
-SKILLS_DIR = REPO_ROOT / "skills"
+# surfaces.md, "Surface kinds".
+KNOWN_SURFACES = {"window", "focused", "menu", "menubar", "sheet", "popover", "alert",
+                  "desktop", "taskbar", "system-tray", "system-tray-overflow", "quick-settings",
+                  "notification-center", "toolbar", "dock", "spotlight", "menu-bar-extras",
+                  "start-menu", "action-center"}
 BAD_BUS = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/ad-e2e/bus",
            "AT_SPI_BUS_ADDRESS": None}
 
 
-def skill_dirs():
-    names = sorted(d.name for d in SKILLS_DIR.iterdir() if (d / "SKILL.md").is_file())
-    return names
+@pytest.fixture(scope="module")
+def skills(ad_bin):
+    """The skills/ tree the binary embeds: beside its build directory (BUILD/../skills) when
+    there is one, else the repo's."""
+    beside = Path(ad_bin).resolve().parents[1] / "skills"
+    return SkillsTree(beside if beside.is_dir() else REPO_ROOT / "skills")
 
 
-def skill_alias(name):
-    return "desktop" if name == "agent-desktop" else name.replace("agent-desktop-", "")
+class SkillsTree:
+    def __init__(self, root):
+        self.root = root
 
+    def names(self):
+        return sorted(d.name for d in self.root.iterdir() if (d / "SKILL.md").is_file())
 
-def skill_refs(name):
-    refdir = SKILLS_DIR / name / "references"
-    if not refdir.is_dir():
-        return []
-    return ["references/" + f.name for f in sorted(refdir.iterdir()) if f.suffix == ".md"]
+    @staticmethod
+    def alias(name):
+        return "desktop" if name == "agent-desktop" else name.replace("agent-desktop-", "")
+
+    def refs(self, name):
+        refdir = self.root / name / "references"
+        if not refdir.is_dir():
+            return []
+        return ["references/" + f.name for f in sorted(refdir.iterdir()) if f.suffix == ".md"]
+
+    def text(self, name, ref=None):
+        return (self.root / name / (ref or "SKILL.md")).read_text()
 
 
 # ---- version, status, permissions ---------------------------------------------------------
@@ -52,7 +69,9 @@ def test_status_granted(cli, state_home, fixture_app):
     assert data["permissions"]["accessibility"] == {"state": "granted"}
     assert data["permissions"]["automation"]["state"] == "not_required"
     assert data["permissions"]["screen_recording"]["state"] == "not_required"
-    assert data["supported_surfaces"] == ["window"]
+    surfaces = data["supported_surfaces"]
+    assert surfaces[0] == "window" and len(set(surfaces)) == len(surfaces)
+    assert set(surfaces) <= KNOWN_SURFACES, surfaces
     assert data["state_root"] == state_home
     assert data["version"] == cli.ok("version")["version"]
     # The latest snapshot of this namespace is the one just taken.
@@ -60,6 +79,22 @@ def test_status_granted(cli, state_home, fixture_app):
     assert data["ref_count"] == snap["ref_count"]
     assert data["session_id"] is None
     assert data["tracing"] is False
+
+
+def test_supported_surfaces_are_the_ones_snapshot_accepts(cli, fixture_app):
+    surfaces = cli.ok("status")["supported_surfaces"]
+    for kind in surfaces:
+        code, env = cli.run("snapshot", "--app", "ad-fixture", "--surface", kind)
+        if not env["ok"]:
+            # Absent now is fine; refused as a kind is not.
+            assert env["error"]["code"] not in ("INVALID_ARGS", "PLATFORM_NOT_SUPPORTED"), \
+                (kind, env["error"])
+    for kind in sorted(KNOWN_SURFACES - set(surfaces)):
+        err = expect_error(cli.run("snapshot", "--app", "ad-fixture", "--surface", kind),
+                           "INVALID_ARGS")
+        # surfaces.md: the supported list and the request come back in details.
+        assert err["details"]["supported_surfaces"] == surfaces, err
+        assert err["details"]["requested_surface"] == kind, err
 
 
 def test_status_without_a_bus_is_ok_but_denied(cli):
@@ -93,74 +128,74 @@ def test_permissions(cli):
 # ---- skills ------------------------------------------------------------------------------
 
 
-def test_skills_list_matches_the_skills_directory(cli):
+def test_skills_list_matches_the_skills_directory(cli, skills):
     listed = cli.ok("skills", "list")["skills"]
     assert cli.ok("skills")["skills"] == listed  # bare `skills` is `skills list`
     names = [s["name"] for s in listed]
-    assert sorted(names) == skill_dirs()
+    assert sorted(names) == skills.names()
     assert names[0] == "agent-desktop"  # the core guide first
     for s in listed:
-        assert s["aliases"] == [skill_alias(s["name"]), s["name"]]
-        assert s["references"] == skill_refs(s["name"])
+        assert s["aliases"] == [skills.alias(s["name"]), s["name"]]
+        assert s["references"] == skills.refs(s["name"])
         if s["name"] == "agent-desktop-linux":
             assert s["platform"] == "linux" and s["current"] is True
         else:
             assert "platform" not in s or s["current"] is False
 
 
-def test_skills_get_desktop(cli):
+def test_skills_get_desktop(cli, skills):
     data = cli.ok("skills", "get", "desktop")
     assert data["name"] == "agent-desktop"
-    assert data["content"] == (SKILLS_DIR / "agent-desktop" / "SKILL.md").read_text()
-    assert data["references"] == skill_refs("agent-desktop")
+    assert data["content"] == skills.text("agent-desktop")
+    assert data["references"] == skills.refs("agent-desktop")
     assert cli.ok("skills", "get", "agent-desktop") == data
 
 
-def test_skills_get_platform_is_linux(cli):
+def test_skills_get_platform_is_linux(cli, skills):
     data = cli.ok("skills", "get", "platform")
     assert data["name"] == "agent-desktop-linux"
-    assert data["content"] == (SKILLS_DIR / "agent-desktop-linux" / "SKILL.md").read_text()
+    assert data["content"] == skills.text("agent-desktop-linux")
 
 
-def test_skills_get_reference_by_stem_file_and_path(cli):
-    want = (SKILLS_DIR / "agent-desktop-linux" / "references" / "troubleshooting.md").read_text()
+def test_skills_get_reference_by_stem_file_and_path(cli, skills):
+    want = skills.text("agent-desktop-linux", "references/troubleshooting.md")
     for ref in ("troubleshooting", "troubleshooting.md", "references/troubleshooting.md"):
         data = cli.ok("skills", "get", "linux", ref)
         assert data["name"] == "agent-desktop-linux"
         assert data["reference"] == "references/troubleshooting.md"
         assert data["content"] == want
     err = expect_error(cli.run("skills", "get", "linux", "no-such-reference"), "INVALID_ARGS")
-    for ref in skill_refs("agent-desktop-linux"):
+    for ref in skills.refs("agent-desktop-linux"):
         assert ref in err["message"]
 
 
-def test_skills_get_full(cli):
+def test_skills_get_full(cli, skills):
     data = cli.ok("skills", "get", "desktop", "--full")
     content = data["content"]
-    main = (SKILLS_DIR / "agent-desktop" / "SKILL.md").read_text()
+    main = skills.text("agent-desktop")
     assert content.startswith(main)
     pos = len(main)
-    for ref in skill_refs("agent-desktop"):
+    for ref in skills.refs("agent-desktop"):
         marker = "--- %s ---" % ref
         at = content.find(marker, pos)
         assert at >= 0, "missing or out of order: %s" % marker
-        body = (SKILLS_DIR / "agent-desktop" / ref).read_text()
+        body = skills.text("agent-desktop", ref)
         assert content.find(body, at) >= 0, ref
         pos = at + len(marker)
 
 
-def test_skills_path(cli):
+def test_skills_path(cli, skills):
     data = cli.ok("skills", "path")
     assert data["location"] == "embedded"
-    assert sorted(data["available"]) == skill_dirs()
+    assert sorted(data["available"]) == skills.names()
     assert data["note"]
 
 
-def test_skills_unknown_name_lists_aliases(cli):
+def test_skills_unknown_name_lists_aliases(cli, skills):
     err = expect_error(cli.run("skills", "get", "nope"), "INVALID_ARGS")
     assert "nope" in err["message"]
-    for name in skill_dirs():
-        assert re.search(r"\b%s\b" % re.escape(skill_alias(name)), err["message"]), name
+    for name in skills.names():
+        assert re.search(r"\b%s\b" % re.escape(skills.alias(name)), err["message"]), name
         assert name in err["message"]
 
 

@@ -81,8 +81,10 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         goto done;
     ad_window *win = &sf.window;
     ad_tree *tree = &sf.tree;
-    ad_log(ctx, "read %s: %zu nodes, %s%s", win->id, tree->nodes_observed,
-           tree->complete ? "complete" : "cut: ", tree->complete ? "" : tree->cut_reason);
+    ad_log(ctx, "read %s: %zu nodes, %s%s, %lld ms since start", win->id, tree->nodes_observed,
+           tree->complete ? "complete" : "cut: ", tree->complete ? "" : tree->cut_reason,
+           (long long)((ad_now_us() - (deadline - ad_arg_int(args, "timeout_ms", 3000) * 1000)) /
+                       1000));
     idx = ad_identity_index_build(tree->root);
     char id[AD_SNAPSHOT_ID_MAX + 1];
     if (!idx || ad_snapshot_id_new(id) < 0) {

@@ -2,6 +2,7 @@
 #include "linux/desktop_entry.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,16 +40,25 @@ static void read_entry(const char *path, char **name, char **exec)
     fclose(f);
 }
 
-int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
-                          char **ret_name)
+typedef struct {
+    char *id, *name, *exec;
+} entry;
+
+/* Every desktop entry, read once per process: a command may match several apps. */
+static entry *entries;
+static size_t n_entries;
+static bool loaded;
+
+static void load_entries(void)
 {
-    int files = 0;
+    loaded = true;
+    size_t cap = 0;
     for (size_t d = 0; app_dirs[d]; d++) {
         DIR *dir = opendir(app_dirs[d]);
         if (!dir)
             continue;
         struct dirent *e;
-        while ((e = readdir(dir)) && files++ < MAX_ENTRY_FILES) {
+        while ((e = readdir(dir)) && n_entries < MAX_ENTRY_FILES) {
             size_t len = strlen(e->d_name);
             if (len < 9 || strcmp(e->d_name + len - 8, ".desktop") != 0)
                 continue;
@@ -56,18 +66,51 @@ int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
             snprintf(path, sizeof(path), "%s/%s", app_dirs[d], e->d_name);
             char *name = NULL, *exec = NULL;
             read_entry(path, &name, &exec);
-            int hit = exec && ((exe && strcmp(exec, exe) == 0) ||
-                               (app_name && strcmp(exec, app_name) == 0));
-            free(exec);
-            if (hit) {
-                *ret_id = strndup(e->d_name, len - 8);
-                *ret_name = name;
-                closedir(dir);
-                return 0;
+            if (!exec) {
+                free(name);
+                continue;
             }
-            free(name);
+            if (n_entries == cap) {
+                cap = cap ? cap * 2 : 128;
+                entry *l = realloc(entries, cap * sizeof(*l));
+                if (!l) {
+                    free(name);
+                    free(exec);
+                    break;
+                }
+                entries = l;
+            }
+            entries[n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec};
         }
         closedir(dir);
     }
+}
+
+int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
+                          char **ret_name)
+{
+    if (!loaded)
+        load_entries();
+    for (size_t i = 0; i < n_entries; i++) {
+        const entry *e = &entries[i];
+        if ((exe && strcmp(e->exec, exe) == 0) || (app_name && strcmp(e->exec, app_name) == 0)) {
+            *ret_id = e->id ? strdup(e->id) : NULL;
+            *ret_name = e->name ? strdup(e->name) : NULL;
+            return 0;
+        }
+    }
     return -1;
+}
+
+void ad_desktop_entries_free(void)
+{
+    for (size_t i = 0; i < n_entries; i++) {
+        free(entries[i].id);
+        free(entries[i].name);
+        free(entries[i].exec);
+    }
+    free(entries);
+    entries = NULL;
+    n_entries = 0;
+    loaded = false;
 }

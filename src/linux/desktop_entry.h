@@ -7,4 +7,7 @@
 int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
                           char **ret_name);
 
+/* Releases the entries read by ad_desktop_entry_find (the adapter calls it on destroy). */
+void ad_desktop_entries_free(void);
+
 #endif

@@ -9,6 +9,7 @@
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_events.h"
+#include "linux/desktop_entry.h"
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
@@ -207,7 +208,8 @@ static int wait_change(ad_adapter *a, int64_t until_us)
         int r = ad_atspi_watch_wait(la->watch, until_us);
         if (r >= 0)
             return r;
-        ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
+        ad_atspi_watch_close(la->watch);
+    ad_desktop_entries_free(); /* the bus failed: poll from now on */
         la->watch = NULL;
     }
     struct timespec now;
@@ -224,6 +226,7 @@ static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
     ad_atspi_watch_close(la->watch);
+    ad_desktop_entries_free();
     sd_bus_flush_close_unref(la->bus);
     ad_error_clear(&la->open_error);
     free(la);

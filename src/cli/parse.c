@@ -181,6 +181,30 @@ static int fill_defaults(const ad_arg_spec *specs, json_t *args, ad_error *err)
     return 0;
 }
 
+/* True when tok names a flag of the globals or of the command (so "-dash" as a text value
+ * is not mistaken for one). */
+static bool known_option(const char *tok, const ad_cli_parsed *p)
+{
+    const ad_arg_spec *cmd_specs = p->command ? p->command->args : NULL;
+    if (tok[1] == '-') {
+        const char *name = tok + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        return find_long(ad_global_args, name, len) || find_long(cmd_specs, name, len);
+    }
+    return tok[2] == '\0' && (find_short(ad_global_args, tok[1]) || find_short(cmd_specs, tok[1]));
+}
+
+/* The next positional that can take a string, or NULL. */
+static const ad_arg_spec *string_positional(const ad_arg_spec *next)
+{
+    while (next && next->name && !next->positional)
+        next++;
+    return next && next->name && (next->type == AD_ARG_STRING ||
+                                  next->type == AD_ARG_STRING_LIST)
+               ? next
+               : NULL;
+}
+
 int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
 {
     memset(p, 0, sizeof(*p));
@@ -192,6 +216,12 @@ int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
         const char *tok = argv[i];
         bool is_option = !only_positionals && tok[0] == '-' && tok[1] != '\0' &&
                          !(tok[1] >= '0' && tok[1] <= '9');
+        /* A text that starts with one hyphen ("type REF -dash") is a value, not a flag, when
+         * no flag has that name and a string positional is still open; "--x" stays a flag
+         * (put such text after --). */
+        if (is_option && tok[1] != '-' && p->command && !known_option(tok, p) &&
+            string_positional(next_positional))
+            is_option = false;
         if (!only_positionals && strcmp(tok, "--") == 0) {
             only_positionals = true;
             continue;

@@ -229,7 +229,7 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     } else if (wheel) {
         req.kind = AD_PHYS_WHEEL;
         req.dx = (int)ad_arg_int(args, "dx", 0);
-        req.dy = (int)ad_arg_int(args, "dy", req.dx ? 0 : 3);
+        req.dy = (int)ad_arg_int(args, "dy", req.dx ? 0 : -3); /* default: three clicks down */
     } else {
         req.kind = AD_PHYS_MOVE;
     }

@@ -38,7 +38,7 @@ static const ad_action_spec specs[] = {
     {.name = "expand", .act = AD_ACT_EXPAND, .verify = AD_VERIFY_EXPANDED,
      .reports_surfaces = true},
     {.name = "collapse", .act = AD_ACT_COLLAPSE, .verify = AD_VERIFY_COLLAPSED},
-    {.name = "scroll-to", .act = AD_ACT_SCROLL_TO},
+    {.name = "scroll-to", .act = AD_ACT_SCROLL_TO, .verify = AD_VERIFY_VISIBLE},
     {.name = "hover", .act = AD_ACT_SCROLL_TO, .physical_only = true, .phys = AD_PHYS_MOVE},
 };
 
@@ -193,10 +193,11 @@ int ad_cmd_scroll(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
         return ad_error_set(err, AD_INVALID_ARGS, "--amount must be 1 or more");
     ad_action_spec spec = {.name = "scroll", .act = AD_ACT_SCROLL_TO, .physical_only = true,
                            .phys = AD_PHYS_WHEEL};
+    /* The wheel convention of mouse-wheel: a negative dy scrolls down. */
     if (strcmp(dir, "up") == 0)
-        spec.wheel_dy = -amount;
-    else if (strcmp(dir, "down") == 0)
         spec.wheel_dy = amount;
+    else if (strcmp(dir, "down") == 0)
+        spec.wheel_dy = -amount;
     else if (strcmp(dir, "left") == 0)
         spec.wheel_dx = -amount;
     else

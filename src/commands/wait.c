@@ -22,11 +22,12 @@
 #define POLL_MS 100
 #define READ_BUDGET_US (2 * 1000 * 1000)
 
+/* A read gets its own budget: the wait's timeout bounds the polling, not a single read, so
+ * --timeout 0 still reads once and a final read at the deadline is not cut short. */
 static int64_t read_deadline(int64_t deadline)
 {
-    int64_t now = ad_now_us();
-    return deadline - now < READ_BUDGET_US ? (deadline > now ? deadline : now + 1000)
-                                          : now + READ_BUDGET_US;
+    (void)deadline;
+    return ad_now_us() + READ_BUDGET_US;
 }
 
 static int wait_timeout(ad_error *err, const char *what, const char *predicate,
@@ -123,7 +124,9 @@ static bool element_holds(const json_t *args, const char *predicate, const ad_no
     /* value: counts only, never the value itself (it may be a secret). */
     const char *want = ad_arg_str(args, "value");
     const char *have = n->secure ? NULL : ad_text_get(&n->value);
-    bool match = have && strcmp(have, want) == 0;
+    /* An empty field reads as an absent value: it matches "" (clear's readback agrees). */
+    bool match = have ? strcmp(have, want) == 0
+                      : !n->secure && n->value.state == AD_FIELD_ABSENT && want[0] == '\0';
     *observed = json_pack("{s:I, s:b, s:I, s:b}", "expected_chars",
                           (json_int_t)strlen(want), "matched", match, "value_chars",
                           (json_int_t)(have ? strlen(have) : 0), "value_present", have != NULL);

@@ -34,6 +34,11 @@ static bool expanded(const ad_node *n)
     return n->states & (1u << AD_ST_EXPANDED);
 }
 
+static bool shown(const ad_node *n)
+{
+    return !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+}
+
 /* The element's state as data.post_state reports it. The value appears for the actions
  * that write one, and otherwise only when the element has one. */
 json_t *ad_post_state_json(const ad_node *n, bool hide_value, bool value_action)
@@ -62,6 +67,7 @@ static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, cons
     case AD_VERIFY_UNCHECKED: return !checked(n);
     case AD_VERIFY_EXPANDED: return expanded(n);
     case AD_VERIFY_COLLAPSED: return !expanded(n);
+    case AD_VERIFY_VISIBLE: return shown(n);
     default: return false;
     }
 }
@@ -184,12 +190,14 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
                                                                : strcmp(v ? v : "", want) == 0;
                 break;
             case AD_VERIFY_INSERTED:
+                /* An empty GTK entry reads as an absent value: that is "". */
                 outcome = n->value.state == AD_FIELD_UNKNOWN
                               ? -1
-                              : (v && strstr(v, want) &&
-                                 strlen(v) == strlen(before_value ? before_value : "") +
-                                                  strlen(want));
+                              : (strstr(v ? v : "", want) &&
+                                 strlen(v ? v : "") ==
+                                     strlen(before_value ? before_value : "") + strlen(want));
                 break;
+            case AD_VERIFY_VISIBLE: outcome = states ? shown(n) : -1; break;
             case AD_VERIFY_NONE: outcome = 1; break;
             }
         }
@@ -316,6 +324,12 @@ static void verification_details(json_t *details, const ad_action_spec *spec, in
                                  bool secure)
 {
     bool value_kind = spec->verify == AD_VERIFY_VALUE || spec->verify == AD_VERIFY_INSERTED;
+    if (outcome == 0) {
+        json_object_set_new(details, "verification_scope",
+                            json_string(value_kind ? "element_value" : "element_state"));
+        json_object_set_new(details, "verification_reason", json_string("postcondition_mismatch"));
+        return;
+    }
     if (outcome == 1) {
         json_object_set_new(details, "verification_scope",
                             json_string(value_kind ? "element_value" : "element_state"));
@@ -353,7 +367,9 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     if (already_satisfied(spec, r.node, text)) {
         res.n_steps = 1;
         snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s",
-                 spec->act == AD_ACT_SELECT ? "Selection.SelectChild" : "Action.DoAction");
+                 spec->act == AD_ACT_SELECT      ? "Selection.SelectChild"
+                 : spec->act == AD_ACT_SCROLL_TO ? "Component.ScrollTo"
+                                                 : "Action.DoAction");
         res.steps[0].mechanism = "semantic_api";
         res.steps[0].outcome = "skipped";
         json_t *d = json_object();
@@ -376,6 +392,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
      * may have changed while another agent acted. */
     if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_now_us() + 1000000,
                          err) < 0) {
+        w.contention = 1;
+        ad_error_detail(err, "auto_wait", auto_wait_json(&w));
         free(before);
         goto done;
     }

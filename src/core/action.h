@@ -24,6 +24,7 @@ typedef enum {
     AD_VERIFY_COLLAPSED,
     AD_VERIFY_VALUE,     /* set-value, clear: value equals the request */
     AD_VERIFY_INSERTED,  /* type: the text went in at once */
+    AD_VERIFY_VISIBLE,   /* scroll-to: the element reads visible */
 } ad_verify_kind;
 
 typedef struct {

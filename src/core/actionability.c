@@ -97,8 +97,13 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool he
     if (spec->physical_only && !headed) {
         why = "semantic gesture is unavailable and physical fallback is denied";
         code = AD_POLICY_DENIED;
-    } else if (!spec->physical_only) {
+    } else if (!spec->physical_only && !(spec->physical_first && headed)) {
         why = unsupported(spec, n);
+        /* A context menu has a physical route: headless, that is a policy refusal. */
+        if (why && spec->act == AD_ACT_RIGHT_CLICK) {
+            why = "semantic gesture is unavailable and physical fallback is denied";
+            code = AD_POLICY_DENIED;
+        }
     }
     check(a, "supported_action", why ? "fail" : "pass", why);
     bool policy_fail = spec->focus_effect && !headed;

@@ -181,6 +181,7 @@ int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
     /* Press and release per click plus the motion; one motion for a move. */
     ret->events = req->kind == AD_PHYS_CLICK ? 1 + 2 * (req->count ? req->count : 1)
                 : req->kind == AD_PHYS_MOVE  ? 1
+                : req->kind == AD_PHYS_WHEEL ? 1 + 2 * (abs(req->dx) + abs(req->dy))
                                              : 0;
     ret->delivery = AD_DELIVERED_UNVERIFIED;
     rc = 0;

@@ -11,6 +11,15 @@
  * colour combo, two indistinguishable "Twin" buttons, a described frame holding boxes
  * nested 10 deep around a "Deep" button, a rows region that grows and empties on demand,
  * an expandable tree, a 60-label scrolled list, a File menu, and a modal dialog.
+ *
+ * Appended at the end of the main box for the action tests: a read-only "Count value" entry
+ * that shows the click count as digits (a ref whose identity stays while its value changes),
+ * a "Remove me" button that destroys itself when clicked (a ref that goes stale), and a
+ * "Show later" button that adds an "Arrived" label 1 second after a click (a late element
+ * for the waits). A click on "Show later" while "Arrived" is shown removes the label at once
+ * and adds it again 1 second later, so the sequence can be repeated in one app instance.
+ * The state line also counts the name entry's "changed" signals (name_changes), so a test can
+ * count keystrokes.
  */
 #include <gtk/gtk.h>
 #include <stdio.h>
@@ -31,6 +40,14 @@ typedef struct {
   GtkWidget *fruit_tree;
   GtkWidget *status_label;
   GtkWidget *dialog;
+  GtkWidget *count_value;
+  GtkWidget *remove_me;
+  GtkWidget *late_box;
+  GtkWidget *late_label;
+  guint late_timer;
+  int show_later_clicks;
+  int late_arrivals;
+  int name_changes;
   int count;
   int twin_clicks[2];
   int deep_clicks;
@@ -118,6 +135,17 @@ static void write_state(Fixture *fx, const char *action) {
                          fruits_expanded(fx) ? "true" : "false",
                          fx->dialog != NULL ? "true" : "false", fx->dialog_ok, fx->about);
   json_string(out, fx->last_action);
+  g_string_append(out, ",\"count_value\":");
+  json_string(out, fx->count_value != NULL ? gtk_entry_get_text(GTK_ENTRY(fx->count_value))
+                                           : NULL);
+  g_string_append_printf(out,
+                         ",\"remove_me_present\":%s,\"show_later_clicks\":%d,"
+                         "\"late_pending\":%s,\"late_label\":%s,\"late_arrivals\":%d,"
+                         "\"name_changes\":%d",
+                         fx->remove_me != NULL ? "true" : "false", fx->show_later_clicks,
+                         fx->late_timer != 0 ? "true" : "false",
+                         fx->late_label != NULL ? "true" : "false", fx->late_arrivals,
+                         fx->name_changes);
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {
@@ -134,6 +162,11 @@ static void on_increment(GtkButton *b, gpointer data) {
   char *text = g_strdup_printf("count: %d", fx->count);
   gtk_label_set_text(GTK_LABEL(fx->count_label), text);
   g_free(text);
+  if (fx->count_value != NULL) {
+    char digits[16];
+    g_snprintf(digits, sizeof digits, "%d", fx->count);
+    gtk_entry_set_text(GTK_ENTRY(fx->count_value), digits);
+  }
   write_state(fx, "increment");
 }
 
@@ -146,7 +179,9 @@ static void on_feature_toggled(GtkToggleButton *b, gpointer data) {
 
 static void on_name_changed(GtkEditable *e, gpointer data) {
   (void)e;
-  write_state(data, "name changed");
+  Fixture *fx = data;
+  fx->name_changes++; /* one per "changed" signal: one per inserted keystroke */
+  write_state(fx, "name changed");
 }
 
 static void on_password_changed(GtkEditable *e, gpointer data) {
@@ -260,6 +295,53 @@ static void on_quit(GtkMenuItem *m, gpointer data) {
   (void)m;
   (void)data;
   gtk_main_quit();
+}
+
+static void on_remove_me_destroyed(GtkWidget *w, gpointer data) {
+  (void)w;
+  Fixture *fx = data;
+  fx->remove_me = NULL;
+}
+
+static void on_remove_me(GtkButton *b, gpointer data) {
+  Fixture *fx = data;
+  gtk_widget_destroy(GTK_WIDGET(b)); /* on_remove_me_destroyed clears fx->remove_me */
+  write_state(fx, "removed me");
+}
+
+static void on_late_label_destroyed(GtkWidget *w, gpointer data) {
+  (void)w;
+  Fixture *fx = data;
+  fx->late_label = NULL;
+}
+
+static gboolean on_late_timer(gpointer data) {
+  Fixture *fx = data;
+  fx->late_timer = 0;
+  GtkWidget *label = gtk_label_new("Arrived");
+  ad_name(label, "late_label", NULL);
+  g_signal_connect(label, "destroy", G_CALLBACK(on_late_label_destroyed), fx);
+  gtk_box_pack_start(GTK_BOX(fx->late_box), label, FALSE, FALSE, 0);
+  gtk_widget_show(label);
+  fx->late_label = label;
+  fx->late_arrivals++;
+  write_state(fx, "arrived");
+  return G_SOURCE_REMOVE;
+}
+
+/* Removes a shown "Arrived" label now and (re)starts the 1 s timer that adds it. */
+static void on_show_later(GtkButton *b, gpointer data) {
+  (void)b;
+  Fixture *fx = data;
+  fx->show_later_clicks++;
+  if (fx->late_label != NULL) {
+    gtk_widget_destroy(fx->late_label);
+  }
+  if (fx->late_timer != 0) {
+    g_source_remove(fx->late_timer);
+  }
+  fx->late_timer = g_timeout_add(1000, on_late_timer, fx);
+  write_state(fx, "show later");
 }
 
 static GtkWidget *build_menubar(Fixture *fx) {
@@ -441,6 +523,28 @@ static void build_window(Fixture *fx) {
                              button("Open dialog", "open_dialog_button",
                                     G_CALLBACK(on_open_dialog), fx),
                              fx->status_label), FALSE, FALSE, 0);
+
+  /* Appended for the action tests, at the end of the main box. */
+  GtkWidget *extra = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+  ad_name(extra, "action_box", "Action targets");
+  gtk_container_set_border_width(GTK_CONTAINER(extra), 8);
+  gtk_box_pack_start(GTK_BOX(vbox), extra, FALSE, FALSE, 0);
+  /* (k) the click count as digits, in a read-only entry */
+  fx->count_value = gtk_entry_new();
+  gtk_entry_set_text(GTK_ENTRY(fx->count_value), "0");
+  gtk_editable_set_editable(GTK_EDITABLE(fx->count_value), FALSE);
+  ad_name(fx->count_value, "count_value", "Count value");
+  gtk_box_pack_start(GTK_BOX(extra), fx->count_value, FALSE, FALSE, 0);
+  /* (l) a button that destroys itself, (m) a label that arrives late */
+  fx->remove_me = button("Remove me", "remove_me_button", G_CALLBACK(on_remove_me), fx);
+  g_signal_connect(fx->remove_me, "destroy", G_CALLBACK(on_remove_me_destroyed), fx);
+  fx->late_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+  ad_name(fx->late_box, "late_box", "Late arrivals");
+  gtk_box_pack_start(GTK_BOX(fx->late_box),
+                     button("Show later", "show_later_button", G_CALLBACK(on_show_later), fx),
+                     FALSE, FALSE, 0);
+  gtk_box_pack_start(GTK_BOX(extra), hrow("late_row", "Late row", fx->remove_me, fx->late_box),
+                     FALSE, FALSE, 0);
 }
 
 int main(int argc, char **argv) {

@@ -69,6 +69,8 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         char *key = strndup(p, n);
         json_t *d = NULL;
         int rc = ad_ref_action_run(ctx, &one, ref, key, timeout_ms, secret, &d, err);
+        /* Under --headed the first keystroke clicked the field; the rest type into it. */
+        one.text_no_click = true;
         free(key);
         if (rc < 0) {
             json_decref(first_report);

@@ -253,7 +253,7 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         .text = text,
     };
     /* Typing goes to the focused element: click it first so the caret is in it. */
-    if (spec->phys == AD_PHYS_TEXT) {
+    if (spec->phys == AD_PHYS_TEXT && !spec->text_no_click) {
         ad_phys_req click = req;
         click.kind = AD_PHYS_CLICK;
         click.verify_window_id = r->window.id;

@@ -36,6 +36,8 @@ typedef struct {
     ad_phys_kind phys;       /* the physical gesture (physical_only / physical_first) */
     int button, count;       /* for a physical click */
     int wheel_dx, wheel_dy;  /* for a physical wheel (scroll) */
+    bool text_no_click;      /* physical text goes to the focused element without a click
+                              * first (keystrokes after the first of type --interval-ms) */
     bool focus_effect;       /* moves keyboard focus (focus) */
     bool reports_surfaces;   /* click, right-click, expand, select: data.surfaces */
 } ad_action_spec;

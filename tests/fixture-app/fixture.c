@@ -231,6 +231,32 @@ static void on_add_row(GtkButton *b, gpointer data) {
   write_state(fx, "add row");
 }
 
+/* Appends a copy of the last row: the same label and the same accessible id, so a saved
+ * ref to that row becomes ambiguous. */
+static void on_duplicate_row(GtkButton *b, gpointer data) {
+  (void)b;
+  Fixture *fx = data;
+  GList *rows = gtk_container_get_children(GTK_CONTAINER(fx->rows_box));
+  GList *last = g_list_last(rows);
+  if (last != NULL) {
+    const char *label = gtk_button_get_label(GTK_BUTTON(last->data));
+    char *id = g_strdup_printf("row_%d", fx->next_row - 1);
+    GtkWidget *row = gtk_button_new_with_label(label);
+    ad_name(row, id, label);
+    g_signal_connect(row, "clicked", G_CALLBACK(on_row_clicked), fx);
+    gtk_box_pack_start(GTK_BOX(fx->rows_box), row, FALSE, FALSE, 0);
+    gtk_widget_show(row);
+    g_free(id);
+  }
+  g_list_free(rows);
+  write_state(fx, "duplicate row");
+}
+
+static void on_never(GtkButton *b, gpointer data) {
+  (void)b;
+  write_state(data, "disabled button clicked");
+}
+
 static void remove_child(GtkWidget *child, gpointer data) {
   (void)data;
   gtk_widget_destroy(child);
@@ -512,6 +538,12 @@ static void build_window(Fixture *fx) {
                              button("Add row", "add_row_button", G_CALLBACK(on_add_row), fx),
                              button("Remove rows", "remove_rows_button",
                                     G_CALLBACK(on_remove_rows), fx)), FALSE, FALSE, 0);
+  GtkWidget *disabled = button("Disabled", "disabled_button", G_CALLBACK(on_never), fx);
+  gtk_widget_set_sensitive(disabled, FALSE);
+  gtk_box_pack_start(c, hrow("row_tools", "Row tools",
+                             button("Duplicate last row", "duplicate_row_button",
+                                    G_CALLBACK(on_duplicate_row), fx),
+                             disabled), FALSE, FALSE, 0);
   gtk_box_pack_start(c, fx->rows_box, FALSE, FALSE, 0);
   /* (h) tree, (i) long list */
   gtk_box_pack_start(c, build_tree(fx), FALSE, FALSE, 0);

@@ -215,17 +215,22 @@ static void on_row_clicked(GtkButton *b, gpointer data) {
   write_state(fx, action);
 }
 
+/* Appends a row button labelled `label` with accessible id `id` to the rows box. */
+static void append_row(Fixture *fx, const char *label, const char *id) {
+  GtkWidget *row = gtk_button_new_with_label(label);
+  ad_name(row, id, label);
+  g_signal_connect(row, "clicked", G_CALLBACK(on_row_clicked), fx);
+  gtk_box_pack_start(GTK_BOX(fx->rows_box), row, FALSE, FALSE, 0);
+  gtk_widget_show(row);
+}
+
 static void on_add_row(GtkButton *b, gpointer data) {
   (void)b;
   Fixture *fx = data;
   int n = fx->next_row++;
   char *label = g_strdup_printf("Row %d", n);
   char *id = g_strdup_printf("row_%d", n);
-  GtkWidget *row = gtk_button_new_with_label(label);
-  ad_name(row, id, label);
-  g_signal_connect(row, "clicked", G_CALLBACK(on_row_clicked), fx);
-  gtk_box_pack_start(GTK_BOX(fx->rows_box), row, FALSE, FALSE, 0);
-  gtk_widget_show(row);
+  append_row(fx, label, id);
   g_free(label);
   g_free(id);
   write_state(fx, "add row");
@@ -239,13 +244,8 @@ static void on_duplicate_row(GtkButton *b, gpointer data) {
   GList *rows = gtk_container_get_children(GTK_CONTAINER(fx->rows_box));
   GList *last = g_list_last(rows);
   if (last != NULL) {
-    const char *label = gtk_button_get_label(GTK_BUTTON(last->data));
     char *id = g_strdup_printf("row_%d", fx->next_row - 1);
-    GtkWidget *row = gtk_button_new_with_label(label);
-    ad_name(row, id, label);
-    g_signal_connect(row, "clicked", G_CALLBACK(on_row_clicked), fx);
-    gtk_box_pack_start(GTK_BOX(fx->rows_box), row, FALSE, FALSE, 0);
-    gtk_widget_show(row);
+    append_row(fx, gtk_button_get_label(GTK_BUTTON(last->data)), id);
     g_free(id);
   }
   g_list_free(rows);

@@ -92,6 +92,38 @@ static json_t *auto_wait_json(const auto_wait *w)
                      w->preflight_attempts, "read_only_resolve_attempts", w->resolve_attempts);
 }
 
+static bool pointer_delivery(const ad_action_spec *spec, bool headed)
+{
+    return headed && (spec->physical_only || spec->physical_first) &&
+           spec->phys != AD_PHYS_TEXT && spec->phys != AD_PHYS_FOCUS;
+}
+
+/* receives_events (transient, pointer delivery only): the element's center must show its own
+ * window. A covered target fails with the occluder and is polled like the other checks. */
+static void check_receives_events(ad_ctx *ctx, const ad_resolved *r, ad_actionability *a)
+{
+    const ad_node *n = r->node;
+    if (!ctx->adapter->ops->hit_test || n->bounds_state != AD_FIELD_KNOWN)
+        return; /* dispatch refuses a target without bounds */
+    json_t *occluder = NULL;
+    ad_error e = AD_ERROR_INIT;
+    int hit = ctx->adapter->ops->hit_test(ctx->adapter, r->window.id,
+                                          (int)(n->bounds.x + n->bounds.width / 2),
+                                          (int)(n->bounds.y + n->bounds.height / 2), &occluder,
+                                          &e);
+    json_t *c = json_pack("{s:s, s:s}", "check", "receives_events", "status",
+                          hit > 0 ? "pass" : hit == 0 ? "fail" : "unknown");
+    if (occluder)
+        json_object_set_new(c, "occluder", occluder);
+    json_array_append_new(a->checks, c);
+    if (hit == 0) {
+        a->actionable = false;
+        a->failed_check = "receives_events";
+        a->reason = "another window covers the target";
+    }
+    ad_error_clear(&e);
+}
+
 /* Polls resolution and the transient checks until the target is actionable, a terminal
  * check fails, or the deadline passes. On success *r holds the live read. */
 static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
@@ -123,6 +155,8 @@ static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved 
         samples++;
         ad_actionability a;
         ad_actionability_eval(spec, r->node, headed, have_prev ? &prev : NULL, samples, &a);
+        if (a.actionable && pointer_delivery(spec, headed))
+            check_receives_events(ctx, r, &a);
         if (a.actionable || a.terminal || ad_now_us() >= deadline) {
             if (a.actionable) {
                 ad_actionability_clear(&a);

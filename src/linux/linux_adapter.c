@@ -169,6 +169,15 @@ static int physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
     return ad_linux_physical(la->bus, req, deadline_us, ret, err);
 }
 
+static int hit_test(ad_adapter *a, const char *window_id, int x, int y, json_t **ret_occluder,
+                    ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, err) < 0)
+        return -1;
+    return ad_linux_hit_test(la->bus, window_id, x, y, ret_occluder, err);
+}
+
 static int active_window(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err)
 {
     (void)a;
@@ -244,6 +253,7 @@ static const ad_adapter_ops linux_ops = {
     .act = act,
     .physical = physical,
     .active_window = active_window,
+    .hit_test = hit_test,
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,

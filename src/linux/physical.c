@@ -7,9 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linux/atspi_apps.h"
 #include "linux/x11_input.h"
+
+static int64_t ad_now_us_local(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static bool wayland_session(void)
 {
@@ -185,6 +193,24 @@ int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
                                              : 0;
     ret->delivery = AD_DELIVERED_UNVERIFIED;
     rc = 0;
+done:
+    ad_x11_close(x);
+    return rc;
+}
+
+int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,
+                      json_t **ret_occluder, ad_error *err)
+{
+    ad_x11 *x = NULL;
+    uint32_t want = 0, at = 0;
+    int pid = 0, at_pid = 0, rc = -1;
+    if (ad_x11_open(&x, err) < 0 ||
+        x_window_of(bus, x, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
+        ad_x11_window_at(x, px, py, &at, &at_pid, err) < 0)
+        goto done;
+    rc = at == want;
+    if (!rc && ret_occluder)
+        *ret_occluder = json_pack("{s:i, s:I}", "pid", at_pid, "window", (json_int_t)at);
 done:
     ad_x11_close(x);
     return rc;

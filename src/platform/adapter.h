@@ -177,6 +177,10 @@ typedef struct {
                     ad_act_result *ret, ad_error *err);
     /* The active top-level window: its pid and title (caller frees), 0/NULL when none. */
     int (*active_window)(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err);
+    /* Does window_id receive pointer events at (x, y)? 1 yes, 0 covered (then *ret_occluder,
+     * when non-NULL, describes what covers it: a new object), -1 error. Sends nothing. */
+    int (*hit_test)(ad_adapter *a, const char *window_id, int x, int y, json_t **ret_occluder,
+                    ad_error *err);
     /* Checks a key combo without sending it (INVALID_ARGS with a suggestion when bad). */
     int (*parse_combo)(ad_adapter *a, const char *combo, ad_error *err);
     /* Change wake-ups for waits. watch_changes arms a watch on the app that owns window_id

@@ -46,6 +46,17 @@ for variant in build build-asan; do
   count "$log/e2e-$variant.txt" $st
 done
 ad_desktop_stop
+
+# XTEST input checks (TAP): they start and stop their own headless desktop.
+echo "== X11 input checks"
+bash tests/e2e/x11_input_check.sh build >"$log/x11.txt" 2>&1
+st=$?
+tail -n 3 "$log/x11.txt"
+p=$(grep -c '^ok ' "$log/x11.txt" || true)
+f=$(grep -c '^not ok ' "$log/x11.txt" || true)
+if [[ $st != 0 && $f == 0 ]]; then f=1; fi
+passed=$((passed + p))
+failed=$((failed + f))
 rm -rf "$log"
 echo
 echo "$passed passed, $failed failed"

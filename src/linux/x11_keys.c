@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REMAP_SETTLE_MS 100
+/* How long a remapped spare keycode keeps its keysym before it is reused or restored. An app
+ * translates a key with the keymap it holds when it processes the event, so a restore that
+ * lands first drops the character; 100 ms lost characters under load (two test runs at
+ * once), 250 ms gives a busy GTK main loop time. A heuristic, not a guarantee: the readback
+ * of `type` catches what is still lost. */
+#define REMAP_SETTLE_MS 250
 #define SYNC_EVERY 64      /* keystrokes between round trips while typing */
 
 /* ---- combos ------------------------------------------------------------------------------ */

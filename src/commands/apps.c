@@ -23,17 +23,6 @@ static json_t *app_json(const ad_app *a)
     return o;
 }
 
-static bool substring_ci(const char *hay, const char *needle)
-{
-    if (!hay)
-        return false;
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return n == 0;
-}
-
 int ad_cmd_list_apps(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *filter = ad_arg_str(args, "app");
@@ -44,8 +33,9 @@ int ad_cmd_list_apps(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_erro
     json_t *rows = json_array();
     for (size_t i = 0; i < apps.count; i++) {
         const ad_app *a = &apps.items[i];
-        if (filter && !substring_ci(a->name, filter) && !substring_ci(a->desktop_name, filter) &&
-            !substring_ci(a->bundle_id, filter))
+        if (filter && !ad_contains_ci(a->name, filter) &&
+            !ad_contains_ci(a->desktop_name, filter) &&
+            !ad_contains_ci(a->bundle_id, filter))
             continue;
         json_array_append_new(rows, app_json(a));
     }

@@ -52,13 +52,7 @@ static bool text_match(const char *have, const char *want, bool exact)
         return true;
     if (!have)
         return false;
-    if (exact)
-        return strcasecmp(have, want) == 0;
-    size_t n = strlen(want);
-    for (const char *p = have; *p; p++)
-        if (strncasecmp(p, want, n) == 0)
-            return true;
-    return n == 0;
+    return exact ? strcasecmp(have, want) == 0 : ad_contains_ci(have, want);
 }
 
 static bool node_has_text(const ad_node *n, const query *q)

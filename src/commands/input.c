@@ -66,24 +66,6 @@ static int check_combo(ad_ctx *ctx, const json_t *args, char *combo, size_t size
     return 0;
 }
 
-static json_t *steps_json(const ad_act_result *r, bool verified_flag)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < r->n_steps; i++) {
-        json_t *s = json_pack("{s:s, s:s, s:s}", "label", r->steps[i].label, "mechanism",
-                              r->steps[i].mechanism, "outcome", r->steps[i].outcome);
-        if (verified_flag)
-            json_object_set_new(s, "verified", json_false());
-        json_array_append_new(a, s);
-    }
-    return a;
-}
-
-static json_t *unverified(void)
-{
-    return json_pack("{s:s, s:s}", "delivery", "delivered_unverified", "retry", "unsafe");
-}
-
 /* Physical input under the interaction lease, like every mutation. */
 static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_error *err)
 {
@@ -109,7 +91,8 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     bool scoped = app || wid;
     if (scoped && ad_window_select(ctx, app, wid, deadline, &win, err) < 0)
         return -1;
-    ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo};
+    ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo, .window_pid = win.pid,
+                       .window_title = win.title};
     if (scoped && headed(ctx))
         req.focus_window_id = win.id; /* focus the target window first */
     else if (scoped)
@@ -119,8 +102,8 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     if (rc == 0) {
         json_t *d = json_object();
         json_object_set_new(d, "action", json_string("press"));
-        json_object_set_new(d, "disposition", unverified());
-        json_object_set_new(d, "steps", steps_json(&res, true));
+        json_object_set_new(d, "disposition", ad_disposition_json(AD_DELIVERED_UNVERIFIED));
+        json_object_set_new(d, "steps", ad_act_steps_json(&res, 0));
         if (scoped) {
             json_object_set_new(d, "surfaces",
                                 ad_surfaces_of_pid(ctx, win.pid, ad_now_us() + 2000 * 1000));
@@ -191,8 +174,8 @@ static json_t *pointer_report(const char *action, const ad_act_result *res, int 
     json_t *d = json_object();
     json_object_set_new(d, "action", json_string(action));
     json_object_set_new(d, "details", json_pack("{s:i}", "delivered_events", res->events));
-    json_object_set_new(d, "disposition", unverified());
-    json_object_set_new(d, "steps", steps_json(res, false));
+    json_object_set_new(d, "disposition", ad_disposition_json(AD_DELIVERED_UNVERIFIED));
+    json_object_set_new(d, "steps", ad_act_steps_json(res, -1));
     json_object_set_new(d, "target", json_pack("{s:s, s:{s:f, s:f}}", "kind", "pointer",
                                                "point", "x", (double)x, "y", (double)y));
     json_object_set_new(d, "x", json_real(x));
@@ -337,8 +320,8 @@ int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         goto done;
     json_t *d = json_object();
     json_object_set_new(d, "action", json_string("drag"));
-    json_object_set_new(d, "disposition", unverified());
-    json_object_set_new(d, "steps", steps_json(&res, false));
+    json_object_set_new(d, "disposition", ad_disposition_json(AD_DELIVERED_UNVERIFIED));
+    json_object_set_new(d, "steps", ad_act_steps_json(&res, -1));
     json_t *from = json_pack("{s:f, s:f}", "x", (double)fx, "y", (double)fy);
     json_t *to = json_pack("{s:f, s:f}", "x", (double)tx, "y", (double)ty);
     json_object_set_new(d, "target", json_pack("{s:s, s:O, s:O}", "kind", "drag", "from", from,

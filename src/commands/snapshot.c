@@ -64,6 +64,7 @@ static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t
 static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          json_t **ret_data, ad_error *err)
 {
+    int64_t started = ad_now_us();
     int64_t deadline = ad_deadline_from(args, "timeout_ms", 3000);
     ad_surface sf = {0};
     ad_identity_index *idx = NULL;
@@ -83,8 +84,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_tree *tree = &sf.tree;
     ad_log(ctx, "read %s: %zu nodes, %s%s, %lld ms since start", win->id, tree->nodes_observed,
            tree->complete ? "complete" : "cut: ", tree->complete ? "" : tree->cut_reason,
-           (long long)((ad_now_us() - (deadline - ad_arg_int(args, "timeout_ms", 3000) * 1000)) /
-                       1000));
+           (long long)((ad_now_us() - started) / 1000));
     idx = ad_identity_index_build(tree->root);
     char id[AD_SNAPSHOT_ID_MAX + 1];
     if (!idx || ad_snapshot_id_new(id) < 0) {

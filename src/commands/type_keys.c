@@ -98,7 +98,7 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     ad_error e = AD_ERROR_INIT;
     json_t *d = json_object();
     json_t *details = json_object();
-    const char *delivery = "delivered_unverified";
+    ad_delivery delivery = AD_DELIVERED_UNVERIFIED;
     if (ad_resolve_ref(ctx, ref, ad_now_us() + 2000 * 1000, &r, &e) < 0) {
         json_object_set_new(details, "verification_scope", json_string("unavailable"));
         json_object_set_new(details, "verification_reason", json_string("final_read_failed"));
@@ -106,7 +106,7 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         const char *v = r.node->secure ? NULL : ad_text_get(&r.node->value);
         bool whole = v && strstr(v, text);
         if (whole) {
-            delivery = "delivered_verified";
+            delivery = AD_DELIVERED_VERIFIED;
             json_object_set_new(details, "verification_scope", json_string("element_value"));
             json_object_set_new(details, "application_commit", json_string("not_verified"));
         } else {
@@ -122,8 +122,7 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     ad_resolved_clear(&r);
     json_object_set_new(d, "action", json_string("type"));
     json_object_set_new(d, "details", details);
-    json_object_set_new(d, "disposition", json_pack("{s:s, s:s}", "delivery", delivery, "retry",
-                                                    "unsafe"));
+    json_object_set_new(d, "disposition", ad_disposition_json(delivery));
     json_object_set_new(d, "interval_ms", json_integer(interval_ms));
     json_object_set_new(d, "keystrokes", json_integer((json_int_t)total));
     json_object_set(d, "steps", json_object_get(first_report, "steps"));

@@ -20,15 +20,6 @@
 #include "core/window_select.h"
 
 #define POLL_MS 100
-#define READ_BUDGET_US (2 * 1000 * 1000)
-
-/* A read gets its own budget: the wait's timeout bounds the polling, not a single read, so
- * --timeout 0 still reads once and a final read at the deadline is not cut short. */
-static int64_t read_deadline(int64_t deadline)
-{
-    (void)deadline;
-    return ad_now_us() + READ_BUDGET_US;
-}
 
 static int wait_timeout(ad_error *err, const char *what, const char *predicate,
                         int64_t timeout_ms)
@@ -173,7 +164,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         ad_resolved r = {0};
         ad_error e = AD_ERROR_INIT;
         int rc = ad_resolve_load(ctx, ref, &r, &e);
-        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, read_deadline(deadline), &e)) < 0) {
+        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(), &e)) < 0) {
             /* Refs that can never resolve fail now; the rest are "not yet". */
             bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
                          (e.code == AD_AMBIGUOUS_TARGET && e.details &&
@@ -223,17 +214,6 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
 
 /* ---- window ----------------------------------------------------------------------------- */
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-    if (!hay)
-        return false;
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return n == 0;
-}
-
 static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
                        json_t **ret, ad_error *err)
 {
@@ -246,10 +226,10 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
         ad_app_list apps = {0};
         ad_window_list wins = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = app ? ad_apps_matching(ctx, app, read_deadline(deadline), &apps, &e) : 0;
+        int rc = app ? ad_apps_matching(ctx, app, ad_wait_read_deadline(), &apps, &e) : 0;
         if (rc == 0)
             rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL,
-                                                 read_deadline(deadline), &wins, &e);
+                                                 ad_wait_read_deadline(), &wins, &e);
         if (rc == 0) {
             json_decref(last);
             last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
@@ -258,7 +238,7 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
                 if (i < 10 && wins.items[i].title)
                     json_array_append_new(json_object_get(last, "titles"),
                                           json_string(wins.items[i].title));
-                if (contains_ci(wins.items[i].title, title)) {
+                if (ad_contains_ci(wins.items[i].title, title)) {
                     *ret = json_pack("{s:I, s:b, s:o}", "elapsed_ms",
                                      (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
                                      "window", ad_window_json(&wins.items[i]));
@@ -295,16 +275,9 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
 
 /* ---- text ------------------------------------------------------------------------------- */
 
-static bool node_has_text(const ad_node *n, const char *text)
-{
-    return contains_ci(ad_text_get(&n->name), text) ||
-           (!n->secure && contains_ci(ad_text_get(&n->value), text)) ||
-           contains_ci(ad_text_get(&n->description), text);
-}
-
 static void find_text(const ad_node *n, const char *text, size_t *count, const ad_node **first)
 {
-    if (node_has_text(n, text)) {
+    if (ad_node_has_text(n, text)) {
         if (!*first)
             *first = n;
         (*count)++;
@@ -368,7 +341,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
         ad_window win = {0};
         ad_tree tree = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, read_deadline(deadline),
+        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, ad_wait_read_deadline(),
                                   &win, &e);
         if (rc < 0 && (e.code == AD_AMBIGUOUS_TARGET || e.code == AD_PLATFORM_NOT_SUPPORTED)) {
             ad_error_move(err, &e);
@@ -376,7 +349,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
             return -1;
         }
         if (rc == 0) {
-            ad_read_limits lim = ad_read_limits_default(read_deadline(deadline));
+            ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
             rc = ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, &e);
         }
         if (rc == 0) {

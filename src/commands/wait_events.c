@@ -24,13 +24,6 @@ static void arm(ad_ctx *ctx)
         ctx->adapter->ops->watch_changes(ctx->adapter, NULL);
 }
 
-/* A read gets its own budget; the wait's timeout bounds the polling (see wait.c). */
-static int64_t read_deadline(int64_t deadline)
-{
-    (void)deadline;
-    return ad_now_us() + 2000 * 1000;
-}
-
 int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
                  int64_t timeout_ms, json_t **ret, ad_error *err)
 {
@@ -39,7 +32,7 @@ int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
     for (;;) {
         ad_surface s = {0};
         ad_error e = AD_ERROR_INIT;
-        ad_read_limits lim = ad_read_limits_default(read_deadline(deadline));
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
         int rc = ad_surface_read(ctx, "menu", ad_arg_str(args, "app"), NULL, &lim, &s, &e);
         bool open = rc == 0;
         /* Closed only on a complete lookup that found no menu. */
@@ -234,7 +227,7 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
                                                   "focus-changed");
     if (surface && !app)
         return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
-    int pid = resolve_pid(ctx, app, read_deadline(deadline));
+    int pid = resolve_pid(ctx, app, ad_wait_read_deadline());
     if (app && !pid) {
         if (strcmp(kind, "focus-changed") == 0) {
             ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
@@ -250,14 +243,14 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
     }
     observation base;
     arm(ctx);
-    observe(ctx, kind, pid, read_deadline(deadline), &base);
+    observe(ctx, kind, pid, ad_wait_read_deadline(), &base);
     for (;;) {
         nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
                             strcmp(kind, "surface-appeared") == 0))
-            pid = resolve_pid(ctx, app, read_deadline(deadline)); /* racing a launch */
+            pid = resolve_pid(ctx, app, ad_wait_read_deadline()); /* racing a launch */
         observation now;
-        observe(ctx, kind, pid, read_deadline(deadline), &now);
+        observe(ctx, kind, pid, ad_wait_read_deadline(), &now);
         json_t *ev = diff(kind, args, app, pid, &base, &now);
         observation_clear(&now);
         if (ev) {

@@ -72,7 +72,7 @@ static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, cons
     }
 }
 
-static json_t *steps_json(const ad_act_result *r, int verified)
+json_t *ad_act_steps_json(const ad_act_result *r, int verified)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < r->n_steps; i++) {
@@ -278,6 +278,8 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         .kind = spec->phys,
         .focus_window_id = r->window.id,
         .verify_window_id = pointer ? r->window.id : NULL,
+        .window_pid = r->window.pid,
+        .window_title = r->window.title,
         .x = (int)(n->bounds.x + n->bounds.width / 2),
         .y = (int)(n->bounds.y + n->bounds.height / 2),
         .button = spec->button ? spec->button : 1,
@@ -412,10 +414,9 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                     value_action ? "element_value"
                                                                  : "element_state",
                                                     "auto_wait", auto_wait_json(&w)));
-        json_object_set_new(d, "disposition", json_pack("{s:s, s:s}", "delivery",
-                                                        "not_delivered", "retry", "safe"));
+        json_object_set_new(d, "disposition", ad_disposition_json(AD_NOT_DELIVERED));
         json_object_set_new(d, "post_state", ad_post_state_json(r.node, hide, value_action));
-        json_object_set_new(d, "steps", steps_json(&res, 1));
+        json_object_set_new(d, "steps", ad_act_steps_json(&res, 1));
         *ret_data = d;
         rc = 0;
         goto done;
@@ -467,12 +468,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     json_object_set_new(details, "auto_wait", auto_wait_json(&w));
     json_object_set_new(d, "action", json_string(spec->name));
     json_object_set_new(d, "details", details);
-    json_object_set_new(d, "disposition",
-                        json_pack("{s:s, s:s}", "delivery", ad_delivery_name(delivery), "retry",
-                                  ad_delivery_retry(delivery)));
+    json_object_set_new(d, "disposition", ad_disposition_json(delivery));
     if (spec->verify != AD_VERIFY_NONE && r.node)
         json_object_set_new(d, "post_state", ad_post_state_json(r.node, hide, value_action));
-    json_object_set_new(d, "steps", steps_json(&res, spec->verify != AD_VERIFY_NONE
+    json_object_set_new(d, "steps", ad_act_steps_json(&res, spec->verify != AD_VERIFY_NONE
                                                          ? outcome == 1
                                                          : -1));
     if (res.has_point)

@@ -48,6 +48,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       const char *text, int64_t timeout_ms, bool secret_io, json_t **ret_data,
                       ad_error *err);
 
+/* data.steps for the mechanisms tried (new reference): each step carries "verified" when
+ * verified is 0 or 1, none when it is -1. */
+json_t *ad_act_steps_json(const ad_act_result *r, int verified);
+
 /* The element's state as data.post_state reports it (new reference). */
 json_t *ad_post_state_json(const ad_node *n, bool hide_value, bool value_action);
 

@@ -10,7 +10,7 @@
 #define AD_SIGNED_MAX INT32_MAX
 
 /* Ref actions that take only a ref and the actionability budget. */
-const ad_arg_spec ad_args_ref_action_args[] = {
+const ad_arg_spec ad_args_ref_action[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref, such as @s8f3k2p9:e1."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
@@ -19,14 +19,14 @@ const ad_arg_spec ad_args_ref_action_args[] = {
 };
 
 /* minimize, maximize and restore. */
-const ad_arg_spec ad_args_window_target_args[] = {
+const ad_arg_spec ad_args_window_target[] = {
     {.name = "app", .type = AD_ARG_STRING, .help = "Application name (default: focused app)."},
     {.name = "window-id", .type = AD_ARG_STRING, .help = "Window id from list-windows."},
     {0},
 };
 
 /* list-apps and list-windows. */
-const ad_arg_spec ad_args_list_inventory_args[] = {
+const ad_arg_spec ad_args_list_inventory[] = {
     {.name = "app", .type = AD_ARG_STRING, .help = "Filter by name, case-insensitively."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
      .help = "Deadline for the inventory."},
@@ -34,7 +34,7 @@ const ad_arg_spec ad_args_list_inventory_args[] = {
 };
 
 /* key-down and key-up. */
-const ad_arg_spec ad_args_held_key_args[] = {
+const ad_arg_spec ad_args_held_key[] = {
     {.name = "combo", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Keys joined with '+'."},
     {.name = "force", .type = AD_ARG_BOOL, .help = "Skip the blocked-combo check."},
@@ -42,11 +42,11 @@ const ad_arg_spec ad_args_held_key_args[] = {
 };
 
 /* Commands that take no arguments. */
-const ad_arg_spec ad_args_no_args[] = {
+const ad_arg_spec ad_args_no[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_launch_args[] = {
+const ad_arg_spec ad_args_launch[] = {
     {.name = "app", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Application name, bundle ID, or path."},
     {.name = "timeout", .type = AD_ARG_INT, .default_value = "30000",
@@ -65,7 +65,7 @@ const ad_arg_spec ad_args_launch_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_close_app_args[] = {
+const ad_arg_spec ad_args_close_app[] = {
     {.name = "app", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Application name as list-apps prints it."},
     {.name = "force", .type = AD_ARG_BOOL,
@@ -73,14 +73,14 @@ const ad_arg_spec ad_args_close_app_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_focus_window_args[] = {
+const ad_arg_spec ad_args_focus_window[] = {
     {.name = "window-id", .type = AD_ARG_STRING, .help = "Window id from list-windows."},
     {.name = "app", .type = AD_ARG_STRING, .help = "Application name."},
     {.name = "title", .type = AD_ARG_STRING, .help = "Window title, partial match."},
     {0},
 };
 
-const ad_arg_spec ad_args_resize_window_args[] = {
+const ad_arg_spec ad_args_resize_window[] = {
     {.name = "width", .type = AD_ARG_INT, .required = true, .help = "New window width in px."},
     {.name = "height", .type = AD_ARG_INT, .required = true, .help = "New window height in px."},
     {.name = "app", .type = AD_ARG_STRING, .help = "Application name (default: focused app)."},
@@ -88,7 +88,7 @@ const ad_arg_spec ad_args_resize_window_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_move_window_args[] = {
+const ad_arg_spec ad_args_move_window[] = {
     {.name = "x", .type = AD_ARG_INT, .required = true, .min = AD_SIGNED_MIN,
      .max = AD_SIGNED_MAX, .help = "New x position; write a negative value as --x=-100."},
     {.name = "y", .type = AD_ARG_INT, .required = true, .min = AD_SIGNED_MIN,
@@ -98,7 +98,7 @@ const ad_arg_spec ad_args_move_window_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_snapshot_args[] = {
+const ad_arg_spec ad_args_snapshot[] = {
     {.name = "app", .type = AD_ARG_STRING,
      .help = "Application to read (default: focused app or window)."},
     {.name = "window-id", .type = AD_ARG_STRING, .help = "Read one window by id."},
@@ -121,7 +121,7 @@ const ad_arg_spec ad_args_snapshot_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_find_args[] = {
+const ad_arg_spec ad_args_find[] = {
     {.name = "app", .type = AD_ARG_STRING, .help = "Application to search (default: focused)."},
     {.name = "window-id", .type = AD_ARG_STRING, .help = "Window to search."},
     {.name = "role", .type = AD_ARG_STRING, .help = "Accessibility role, case-insensitive."},
@@ -149,7 +149,7 @@ const ad_arg_spec ad_args_find_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_get_args[] = {
+const ad_arg_spec ad_args_get[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref."},
     {.name = "property", .type = AD_ARG_ENUM, .default_value = "text",
@@ -157,7 +157,7 @@ const ad_arg_spec ad_args_get_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_is_args[] = {
+const ad_arg_spec ad_args_is[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref."},
     {.name = "property", .type = AD_ARG_ENUM, .default_value = "visible",
@@ -166,7 +166,7 @@ const ad_arg_spec ad_args_is_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_screenshot_args[] = {
+const ad_arg_spec ad_args_screenshot[] = {
     {.name = "path", .type = AD_ARG_STRING, .positional = true,
      .help = "Save the image here; without it the PNG returns base64-encoded."},
     {.name = "app", .type = AD_ARG_STRING, .help = "Capture this app's window."},
@@ -176,19 +176,19 @@ const ad_arg_spec ad_args_screenshot_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_list_surfaces_args[] = {
+const ad_arg_spec ad_args_list_surfaces[] = {
     {.name = "app", .type = AD_ARG_STRING,
      .help = "Application to inspect (default: focused app)."},
     {0},
 };
 
-const ad_arg_spec ad_args_open_system_surface_args[] = {
+const ad_arg_spec ad_args_open_system_surface[] = {
     {.name = "surface", .type = AD_ARG_STRING, .required = true,
      .help = "Shell surface kind, such as start-menu, taskbar, or action-center."},
     {0},
 };
 
-const ad_arg_spec ad_args_type_args[] = {
+const ad_arg_spec ad_args_type[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref of the text target."},
     {.name = "text", .type = AD_ARG_STRING, .positional = true,
@@ -201,7 +201,7 @@ const ad_arg_spec ad_args_type_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_set_value_args[] = {
+const ad_arg_spec ad_args_set_value[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref."},
     {.name = "value", .type = AD_ARG_STRING, .positional = true,
@@ -212,7 +212,7 @@ const ad_arg_spec ad_args_set_value_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_select_args[] = {
+const ad_arg_spec ad_args_select[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref of the list, dropdown, or combo box."},
     {.name = "value", .type = AD_ARG_STRING, .positional = true, .required = true,
@@ -222,7 +222,7 @@ const ad_arg_spec ad_args_select_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_scroll_args[] = {
+const ad_arg_spec ad_args_scroll[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref of the scroll area."},
     {.name = "direction", .type = AD_ARG_ENUM, .default_value = "down",
@@ -233,7 +233,7 @@ const ad_arg_spec ad_args_scroll_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_press_args[] = {
+const ad_arg_spec ad_args_press[] = {
     {.name = "combo", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Keys joined with '+'; the last part is the key."},
     {.name = "app", .type = AD_ARG_STRING,
@@ -245,7 +245,7 @@ const ad_arg_spec ad_args_press_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_hover_args[] = {
+const ad_arg_spec ad_args_hover[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true,
      .help = "Qualified ref; wins over --xy."},
     {.name = "xy", .type = AD_ARG_STRING,
@@ -257,7 +257,7 @@ const ad_arg_spec ad_args_hover_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_drag_args[] = {
+const ad_arg_spec ad_args_drag[] = {
     {.name = "from", .type = AD_ARG_STRING, .help = "Source element ref."},
     {.name = "from-xy", .type = AD_ARG_STRING, .help = "Source point X,Y."},
     {.name = "to", .type = AD_ARG_STRING, .help = "Destination element ref."},
@@ -273,12 +273,12 @@ const ad_arg_spec ad_args_drag_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_mouse_move_args[] = {
+const ad_arg_spec ad_args_mouse_move[] = {
     {.name = "xy", .type = AD_ARG_STRING, .required = true, .help = "Absolute coordinates X,Y."},
     {0},
 };
 
-const ad_arg_spec ad_args_mouse_click_args[] = {
+const ad_arg_spec ad_args_mouse_click[] = {
     {.name = "xy", .type = AD_ARG_STRING, .required = true, .help = "Absolute coordinates X,Y."},
     {.name = "button", .type = AD_ARG_ENUM, .default_value = "left",
      .choices = "left|right|middle", .help = "Mouse button."},
@@ -289,7 +289,7 @@ const ad_arg_spec ad_args_mouse_click_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_mouse_down_args[] = {
+const ad_arg_spec ad_args_mouse_down[] = {
     {.name = "xy", .type = AD_ARG_STRING, .required = true, .help = "Absolute coordinates X,Y."},
     {.name = "button", .type = AD_ARG_ENUM, .default_value = "left",
      .choices = "left|right|middle", .help = "Mouse button."},
@@ -298,14 +298,14 @@ const ad_arg_spec ad_args_mouse_down_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_mouse_up_args[] = {
+const ad_arg_spec ad_args_mouse_up[] = {
     {.name = "xy", .type = AD_ARG_STRING, .required = true, .help = "Absolute coordinates X,Y."},
     {.name = "button", .type = AD_ARG_ENUM, .default_value = "left",
      .choices = "left|right|middle", .help = "Mouse button."},
     {0},
 };
 
-const ad_arg_spec ad_args_mouse_wheel_args[] = {
+const ad_arg_spec ad_args_mouse_wheel[] = {
     {.name = "x", .type = AD_ARG_INT, .required = true, .min = AD_SIGNED_MIN,
      .max = AD_SIGNED_MAX, .help = "Absolute x coordinate."},
     {.name = "y", .type = AD_ARG_INT, .required = true, .min = AD_SIGNED_MIN,
@@ -319,7 +319,7 @@ const ad_arg_spec ad_args_mouse_wheel_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_list_notifications_args[] = {
+const ad_arg_spec ad_args_list_notifications[] = {
     {.name = "app", .type = AD_ARG_STRING,
      .help = "Only notifications from this app, ignoring case."},
     {.name = "text", .type = AD_ARG_STRING, .help = "Only notifications that contain this text."},
@@ -327,7 +327,7 @@ const ad_arg_spec ad_args_list_notifications_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_dismiss_notification_args[] = {
+const ad_arg_spec ad_args_dismiss_notification[] = {
     {.name = "index", .type = AD_ARG_INT, .positional = true, .required = true, .min = 1,
      .max = AD_SIGNED_MAX, .help = "1-based index from list-notifications."},
     {.name = "expected-app", .type = AD_ARG_STRING,
@@ -339,12 +339,12 @@ const ad_arg_spec ad_args_dismiss_notification_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_dismiss_all_notifications_args[] = {
+const ad_arg_spec ad_args_dismiss_all_notifications[] = {
     {.name = "app", .type = AD_ARG_STRING, .help = "Only dismiss notifications from this app."},
     {0},
 };
 
-const ad_arg_spec ad_args_notification_action_args[] = {
+const ad_arg_spec ad_args_notification_action[] = {
     {.name = "index", .type = AD_ARG_INT, .positional = true, .required = true, .min = 1,
      .max = AD_SIGNED_MAX, .help = "1-based index from list-notifications."},
     {.name = "action", .type = AD_ARG_STRING, .positional = true, .required = true,
@@ -358,7 +358,7 @@ const ad_arg_spec ad_args_notification_action_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_clipboard_get_args[] = {
+const ad_arg_spec ad_args_clipboard_get[] = {
     {.name = "format", .type = AD_ARG_ENUM, .default_value = "text",
      .choices = "text|auto|image|file-urls", .help = "What to read from the clipboard."},
     {.name = "out", .type = AD_ARG_STRING,
@@ -366,7 +366,7 @@ const ad_arg_spec ad_args_clipboard_get_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_clipboard_set_args[] = {
+const ad_arg_spec ad_args_clipboard_set[] = {
     {.name = "text", .type = AD_ARG_STRING, .positional = true,
      .help = "Text to write (default: empty text)."},
     {.name = "stdin", .type = AD_ARG_BOOL,
@@ -377,7 +377,7 @@ const ad_arg_spec ad_args_clipboard_set_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_wait_args[] = {
+const ad_arg_spec ad_args_wait[] = {
     {.name = "ms", .type = AD_ARG_INT, .positional = true,
      .help = "Pause for this many milliseconds."},
     {.name = "element", .type = AD_ARG_STRING,
@@ -409,7 +409,7 @@ const ad_arg_spec ad_args_wait_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_permissions_args[] = {
+const ad_arg_spec ad_args_permissions[] = {
     {.name = "request", .type = AD_ARG_BOOL,
      .help = "Ask the OS to prompt for missing permissions."},
     {.name = "guide", .type = AD_ARG_BOOL,
@@ -417,7 +417,7 @@ const ad_arg_spec ad_args_permissions_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_skills_args[] = {
+const ad_arg_spec ad_args_skills[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .default_value = "list",
      .choices = "list|get|path", .help = "Subcommand."},
     {.name = "name", .type = AD_ARG_STRING, .positional = true, .help = "Skill name for get."},
@@ -427,7 +427,7 @@ const ad_arg_spec ad_args_skills_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_session_args[] = {
+const ad_arg_spec ad_args_session[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .required = true,
      .choices = "start|end|list|gc", .help = "Subcommand."},
     {.name = "id", .type = AD_ARG_STRING, .positional = true,
@@ -446,7 +446,7 @@ const ad_arg_spec ad_args_session_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_cursor_overlay_args[] = {
+const ad_arg_spec ad_args_cursor_overlay[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .required = true,
      .choices = "enable|disable", .help = "Subcommand."},
     {.name = "multi-agent", .type = AD_ARG_BOOL,
@@ -480,7 +480,7 @@ const ad_arg_spec ad_args_cursor_overlay_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_trace_args[] = {
+const ad_arg_spec ad_args_trace[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .required = true,
      .choices = "show|export", .help = "Subcommand."},
     {.name = "limit", .type = AD_ARG_INT,
@@ -492,7 +492,7 @@ const ad_arg_spec ad_args_trace_args[] = {
     {0},
 };
 
-const ad_arg_spec ad_args_batch_args[] = {
+const ad_arg_spec ad_args_batch[] = {
     {.name = "json", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "A JSON array of entries."},
     {.name = "stop-on-error", .type = AD_ARG_BOOL,

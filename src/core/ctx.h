@@ -30,6 +30,10 @@ int64_t ad_wall_ms(void);
  * can watch for it) or poll_ms passes, never past deadline_us. */
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
 
+/* The deadline of one read inside a wait loop: a read gets its own budget (2 s), so the
+ * wait's timeout bounds the polling, not a single read (--timeout 0 still reads once). */
+int64_t ad_wait_read_deadline(void);
+
 /* Logs to stderr only with --verbose. */
 void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

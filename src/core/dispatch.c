@@ -42,6 +42,11 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
     }
 }
 
+int64_t ad_wait_read_deadline(void)
+{
+    return ad_now_us() + 2000 * 1000;
+}
+
 void ad_log(const ad_ctx *ctx, const char *fmt, ...)
 {
     if (!ctx || !ctx->verbose)

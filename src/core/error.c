@@ -113,6 +113,20 @@ void ad_error_move(ad_error *dst, ad_error *src)
     memset(src, 0, sizeof(*src));
 }
 
+json_t *ad_disposition_json(ad_delivery d)
+{
+    return json_pack("{s:s, s:s}", "delivery", ad_delivery_name(d), "retry",
+                     ad_delivery_retry(d));
+}
+
+ad_delivery ad_delivery_parse(const char *name)
+{
+    for (ad_delivery d = AD_NOT_DELIVERED; d <= AD_DELIVERY_UNKNOWN; d++)
+        if (name && strcmp(name, ad_delivery_name(d)) == 0)
+            return d;
+    return AD_DELIVERY_UNKNOWN;
+}
+
 /* The declared plan for a code, or NULL. STALE_REF switches plan on an exited process. */
 static const char *recovery_strategy(const ad_error *err)
 {
@@ -163,8 +177,6 @@ json_t *ad_error_to_json(const ad_error *err)
         json_object_set_new(e, "platform_detail", json_string(err->platform_detail));
     if (err->details && json_object_size(err->details) > 0)
         json_object_set(e, "details", err->details);
-    json_object_set_new(e, "disposition",
-                        json_pack("{s:s, s:s}", "delivery", ad_delivery_name(err->delivery),
-                                  "retry", ad_delivery_retry(err->delivery)));
+    json_object_set_new(e, "disposition", ad_disposition_json(err->delivery));
     return e;
 }

@@ -68,6 +68,11 @@ const char *ad_delivery_name(ad_delivery d);
 /* The retry value that follows from delivery: "safe", "unsafe" or "unknown". */
 const char *ad_delivery_retry(ad_delivery d);
 
+/* {"delivery": ..., "retry": ...} for a delivery (new reference). */
+json_t *ad_disposition_json(ad_delivery d);
+/* The delivery named by `name` ("delivered_verified", ...); unknown names are unknown. */
+ad_delivery ad_delivery_parse(const char *name);
+
 /* Builds the envelope's error object: code, message, suggestion, recovery (only when retry is
  * safe, a plan exists and details.retryable is not false), platform_detail, details,
  * disposition. Returns a new reference. */

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const state_tokens[AD_ST_COUNT] = {
     "focused", "disabled", "secure", "expanded", "checked", "selected", "hidden", "busy",
@@ -172,4 +173,22 @@ bool ad_node_has_primary_action(const ad_node *n)
 bool ad_node_refable(const ad_node *n)
 {
     return ad_role_interactive(n->role) || ad_node_has_primary_action(n);
+}
+
+bool ad_contains_ci(const char *hay, const char *needle)
+{
+    if (!hay)
+        return false;
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return n == 0;
+}
+
+bool ad_node_has_text(const ad_node *n, const char *text)
+{
+    return ad_contains_ci(ad_text_get(&n->name), text) ||
+           (!n->secure && ad_contains_ci(ad_text_get(&n->value), text)) ||
+           ad_contains_ci(ad_text_get(&n->description), text);
 }

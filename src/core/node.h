@@ -88,6 +88,12 @@ bool ad_node_has_action(const ad_node *n, const char *name);
 bool ad_node_identity_unknown(const ad_node *n);
 /* The node's depth-first position: child indexes from the root, written to out (cap). */
 size_t ad_node_path(const ad_node *n, size_t *out, size_t cap);
+/* Case-insensitive substring test: false for a NULL haystack, true for an empty needle. */
+bool ad_contains_ci(const char *hay, const char *needle);
+/* True when the node's name, value (never a secure field's) or description contains `text`
+ * case-insensitively: what wait --text, --wait-for selectors and find --text look at. */
+bool ad_node_has_text(const ad_node *n, const char *text);
+
 /* True when the role is in the interactive list (snapshots-and-refs.md). */
 bool ad_role_interactive(const char *role);
 /* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */

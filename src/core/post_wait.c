@@ -35,26 +35,13 @@ void ad_selector_clear(ad_selector *sel)
     sel->text = NULL;
 }
 
-static bool contains_ci(const char *hay, const char *needle)
-{
-    if (!hay)
-        return false;
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return false;
-}
-
 bool ad_selector_matches(const ad_selector *sel, const ad_node *n)
 {
     if (sel->role[0] && strcmp(sel->role, n->role) != 0)
         return false;
     if (!sel->text)
         return true;
-    return contains_ci(ad_text_get(&n->name), sel->text) ||
-           (!n->secure && contains_ci(ad_text_get(&n->value), sel->text)) ||
-           contains_ci(ad_text_get(&n->description), sel->text);
+    return ad_node_has_text(n, sel->text);
 }
 
 size_t ad_selector_count(const ad_selector *sel, const ad_node *root)
@@ -149,15 +136,8 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
                 ad_error_detail(err, "last_error", json_incref(last_error));
             if (is_action) {
                 /* The action already ran: its delivery stays the disposition. */
-                const char *d = json_string_value(json_object_get(
-                    json_object_get(*data, "disposition"), "delivery"));
-                err->delivery = d && strcmp(d, "not_delivered") != 0
-                                    ? (strcmp(d, "delivered_verified") == 0
-                                           ? AD_DELIVERED_VERIFIED
-                                           : strcmp(d, "delivery_uncertain") == 0
-                                                 ? AD_DELIVERY_UNCERTAIN
-                                                 : AD_DELIVERED_UNVERIFIED)
-                                    : AD_NOT_DELIVERED;
+                err->delivery = ad_delivery_parse(json_string_value(json_object_get(
+                    json_object_get(*data, "disposition"), "delivery")));
                 ad_error_detail(err, "after_action", json_incref(*data));
             }
             goto done;

@@ -36,10 +36,15 @@ static void step(ad_act_result *r, const char *label, const char *outcome)
     s->outcome = outcome;
 }
 
-/* The X client window behind an AT-SPI window id: same pid, same title. */
-static int x_window_of(sd_bus *bus, ad_x11 *x, const char *window_id, int64_t deadline_us,
-                       uint32_t *ret, int *ret_pid, ad_error *err)
+/* The X client window behind an AT-SPI window id: same pid, same title. The caller's pid and
+ * title are used when it has them; otherwise the window is looked up on the bus. */
+static int x_window_of(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, const char *window_id,
+                       int64_t deadline_us, uint32_t *ret, int *ret_pid, ad_error *err)
 {
+    if (req && req->window_pid > 0) {
+        *ret_pid = req->window_pid;
+        return ad_x11_find_window(x, req->window_pid, req->window_title, ret, err);
+    }
     ad_window w = {0};
     if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
         return -1;
@@ -91,7 +96,8 @@ static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_
 {
     uint32_t want = 0, active = 0;
     int pid = 0, active_pid = 0;
-    if (x_window_of(bus, x, req->require_active_window_id, deadline_us, &want, &pid, err) < 0 ||
+    if (x_window_of(bus, x, req, req->require_active_window_id, deadline_us, &want, &pid,
+                    err) < 0 ||
         ad_x11_active_window(x, &active, &active_pid, err) < 0)
         return -1;
     if (active != want) {
@@ -131,13 +137,13 @@ int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
     if (req->require_active_window_id && require_active(bus, x, req, deadline_us, err) < 0)
         goto done;
     if (req->focus_window_id) {
-        if (x_window_of(bus, x, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
+        if (x_window_of(bus, x, req, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
             ad_x11_focus_window(x, win, deadline_us, err) < 0)
             goto done;
         step(ret, "EWMH._NET_ACTIVE_WINDOW", "succeeded");
     }
     if (req->verify_window_id) {
-        if (!win && x_window_of(bus, x, req->verify_window_id, deadline_us, &win, &pid,
+        if (!win && x_window_of(bus, x, req, req->verify_window_id, deadline_us, &win, &pid,
                                 err) < 0)
             goto done;
         if (hit_test(x, req, win, pid, err) < 0)
@@ -205,7 +211,7 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,
     uint32_t want = 0, at = 0;
     int pid = 0, at_pid = 0, rc = -1;
     if (ad_x11_open(&x, err) < 0 ||
-        x_window_of(bus, x, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
+        x_window_of(bus, x, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
         ad_x11_window_at(x, px, py, &at, &at_pid, err) < 0)
         goto done;
     rc = at == want;

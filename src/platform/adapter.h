@@ -130,6 +130,10 @@ typedef struct {
     const char *focus_window_id;  /* focus (and verify) this window first, or NULL */
     const char *verify_window_id; /* (x, y) must show this window, or NULL for raw points */
     const char *require_active_window_id; /* refuse unless this window is already active */
+    /* The pid and title of that window when the caller already read them (pid 0: unknown),
+     * so the adapter need not look the window up again. */
+    int window_pid;
+    const char *window_title;
     int x, y, x2, y2;
     int button, count; /* 1 left, 2 middle, 3 right */
     int dx, dy;

@@ -117,6 +117,8 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                            : "insufficient_evidence"));
         }
         json_object_set_new(d, "post_state", ad_post_state_json(r.node, secret, true));
+        if (ctx->adapter->ops->settle_input) /* keys remapped for headed keystrokes */
+            ctx->adapter->ops->settle_input(ctx->adapter, whole);
     }
     ad_error_clear(&e);
     ad_resolved_clear(&r);

@@ -259,6 +259,31 @@ static int dispatch_semantic(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
     return ctx->adapter->ops->act(ctx->adapter, r->node, &req, res, err);
 }
 
+/* Does n or something inside it hold the keyboard focus? GTK4 entries keep it on an inner
+ * text child, so the target's subtree counts. */
+static bool holds_focus(const ad_node *n)
+{
+    if (n->states_state == AD_FIELD_KNOWN && (n->states & (1u << AD_ST_FOCUSED)))
+        return true;
+    for (size_t i = 0; i < n->n_children; i++)
+        if (holds_focus(n->children[i]))
+            return true;
+    return false;
+}
+
+/* A keystroke after the first of type --interval-ms goes only where the first one went: the
+ * target still holds the focus (read under the lease) and its window is still the active
+ * one (checked by the adapter before sending). Nothing is sent otherwise. */
+static int require_kept_focus(const ad_resolved *r, ad_error *err)
+{
+    if (holds_focus(r->node))
+        return 0;
+    ad_error_set(err, AD_ACTION_FAILED, "The target lost the keyboard focus between keystrokes");
+    ad_error_suggest(err, "Read the field with get, then type the rest of the text again");
+    ad_error_detail(err, "cause", json_string("focus_changed"));
+    return -1;
+}
+
 /* Physical input at the element's live center, in its own window, focused first. */
 static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
                              const char *text, int64_t deadline, ad_act_result *res,
@@ -288,6 +313,12 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         .dy = spec->wheel_dy,
         .text = text,
     };
+    if (spec->phys == AD_PHYS_TEXT && spec->text_no_click) {
+        if (require_kept_focus(r, err) < 0)
+            return -1;
+        req.focus_window_id = NULL;
+        req.require_active_window_id = r->window.id;
+    }
     /* Typing goes to the focused element: click it first so the caret is in it. */
     if (spec->phys == AD_PHYS_TEXT && !spec->text_no_click) {
         ad_phys_req click = req;
@@ -327,7 +358,9 @@ static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, con
         ad_error_clear(&perr);
         return rc;
     }
-    if (rc == 0 || spec->physical_only || perr.delivery != AD_NOT_DELIVERED) {
+    /* Later keystrokes of a headed burst never switch route: a refusal stops the burst. */
+    if (rc == 0 || spec->physical_only || spec->text_no_click ||
+        perr.delivery != AD_NOT_DELIVERED) {
         if (rc < 0)
             ad_error_move(err, &perr);
         return rc;
@@ -464,6 +497,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         if (outcome == 1)
             delivery = AD_DELIVERED_VERIFIED;
     }
+    /* Keys remapped for headed text go back once the text was read in the app. */
+    if (spec->phys == AD_PHYS_TEXT && spec->verify != AD_VERIFY_NONE &&
+        ctx->adapter->ops->settle_input)
+        ctx->adapter->ops->settle_input(ctx->adapter, outcome == 1);
     free(before);
     json_object_set_new(details, "auto_wait", auto_wait_json(&w));
     json_object_set_new(d, "action", json_string(spec->name));

@@ -20,6 +20,7 @@ typedef struct {
     ad_adapter base;
     sd_bus *bus;
     ad_atspi_watch *watch; /* armed by watch_changes, for waits */
+    ad_x11 *held_keys;     /* X connection holding keys remapped for typed text */
     ad_error open_error; /* why the bus could not be opened, kept for every later call */
     bool tried;
 } linux_adapter;
@@ -166,7 +167,12 @@ static int physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
                    req->require_active_window_id;
     if (windows && connect_bus(la, err) < 0)
         return -1;
-    return ad_linux_physical(la->bus, req, deadline_us, ret, err);
+    return ad_linux_physical(la->bus, &la->held_keys, req, deadline_us, ret, err);
+}
+
+static void settle_input(ad_adapter *a, bool seen)
+{
+    ad_linux_physical_settle(&((linux_adapter *)a)->held_keys, seen);
 }
 
 static int hit_test(ad_adapter *a, const char *window_id, int x, int y, json_t **ret_occluder,
@@ -217,8 +223,7 @@ static int wait_change(ad_adapter *a, int64_t until_us)
         int r = ad_atspi_watch_wait(la->watch, until_us);
         if (r >= 0)
             return r;
-        ad_atspi_watch_close(la->watch);
-    ad_desktop_entries_free(); /* the bus failed: poll from now on */
+        ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
         la->watch = NULL;
     }
     struct timespec now;
@@ -235,6 +240,7 @@ static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
     ad_atspi_watch_close(la->watch);
+    ad_linux_physical_settle(&la->held_keys, false);
     ad_desktop_entries_free();
     sd_bus_flush_close_unref(la->bus);
     ad_error_clear(&la->open_error);
@@ -252,6 +258,7 @@ static const ad_adapter_ops linux_ops = {
     .read_window = read_window,
     .act = act,
     .physical = physical,
+    .settle_input = settle_input,
     .active_window = active_window,
     .hit_test = hit_test,
     .parse_combo = parse_combo,

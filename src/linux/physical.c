@@ -103,16 +103,16 @@ static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_
     if (active != want) {
         ad_error_set(err, AD_ACTION_FAILED, "The target window is not active and focus changes "
                                             "are not allowed");
-        ad_error_suggest(err, "Bring the window forward, or pass --headed if focus changes are "
-                              "permitted");
+        ad_error_suggest(err, "Bring the window forward (a --headed ref action may focus it), "
+                              "then act again");
         ad_error_detail(err, "cause", json_string("frame_not_active"));
         return -1;
     }
     return 0;
 }
 
-int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
-                      ad_act_result *ret, ad_error *err)
+int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
+                      int64_t deadline_us, ad_act_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
     if (wayland_session()) {
@@ -121,11 +121,13 @@ int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
         ad_error_detail(err, "cause", json_string("wayland_session"));
         return -1;
     }
-    ad_x11 *x = NULL;
+    ad_x11 *x = *held; /* a connection still holding remapped keys goes on with them */
     unsigned mods = 0;
     int rc = -1;
-    if (ad_x11_open(&x, err) < 0 || modifier_mask(req->modifiers, &mods, err) < 0)
+    *held = NULL;
+    if ((!x && ad_x11_open(&x, err) < 0) || modifier_mask(req->modifiers, &mods, err) < 0)
         goto done;
+    ad_x11_hold_spares(x, true);
     if (req->kind == AD_PHYS_KEYS) {
         uint32_t ks[AD_X11_COMBO_MAX];
         int n = 0;
@@ -200,8 +202,18 @@ int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
     ret->delivery = AD_DELIVERED_UNVERIFIED;
     rc = 0;
 done:
-    ad_x11_close(x);
+    if (rc == 0 && ad_x11_spares_held(x))
+        *held = x; /* put back by ad_linux_physical_settle once the text was read */
+    else
+        ad_x11_close(x);
     return rc;
+}
+
+void ad_linux_physical_settle(ad_x11 **held, bool seen)
+{
+    ad_x11_release_spares(*held, seen);
+    ad_x11_close(*held);
+    *held = NULL;
 }
 
 int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,

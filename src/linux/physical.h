@@ -4,10 +4,17 @@
 
 #include <systemd/sd-bus.h>
 
+#include "linux/x11_input.h"
 #include "platform/adapter.h"
 
-int ad_linux_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
-                      ad_act_result *ret, ad_error *err);
+/* Sends req. *held is the adapter's connection that still holds keys remapped for text
+ * typed earlier (or NULL): it is used instead of a new one, and on return it is the
+ * connection when the input left remapped keys behind, NULL otherwise. */
+int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
+                      int64_t deadline_us, ad_act_result *ret, ad_error *err);
+/* Puts the remapped keys of *held back (at once when `seen`: the typed text was read in the
+ * application; else after the settle delay) and closes it. NULL-safe. */
+void ad_linux_physical_settle(ad_x11 **held, bool seen);
 int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,
                       json_t **ret_occluder, ad_error *err);
 int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err);

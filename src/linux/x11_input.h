@@ -18,7 +18,7 @@
  * GetKeyboardMapping and key names come from a built-in table (x11_input.c). A keysym that is
  * not in the keymap is typed by mapping it onto a spare (empty) keycode for the duration of
  * the call; the mapping is put back before the call returns, after a settle delay (see
- * ad_x11_type_text).
+ * ad_x11_type_text), or, with ad_x11_hold_spares, when the caller has seen the text arrive.
  */
 #ifndef AD_X11_INPUT_H
 #define AD_X11_INPUT_H
@@ -130,7 +130,7 @@ uint32_t ad_x11_codepoint_keysym(uint32_t cp);
  * Lock, when on, is switched off for the text and on again after it. Any other character is
  * typed by mapping its keysym onto a spare (empty) keycode. Because a client translates a
  * keycode with the keymap it fetches when it processes the event, a remapped keycode is
- * changed again (reused or put back) only after a 100 ms settle delay: a heuristic, not a
+ * changed again (reused or put back) only after a 250 ms settle delay: a heuristic, not a
  * guarantee, for a client that lags more. Every mapping change makes each X client reload
  * the keymap, and a window manager re-grab its key bindings (openbox: ~40 ms each), so a
  * text needing more than AD_X11_TYPE_MAX_REMAPS changes (distinct characters outside the
@@ -138,5 +138,16 @@ uint32_t ad_x11_codepoint_keysym(uint32_t cp);
  * (details.keymap_changes). On failure after input went out, details.keystrokes_sent counts
  * the characters sent. */
 int ad_x11_type_text(ad_x11 *x, const char *utf8, ad_error *err);
+
+/* With hold, a successful ad_x11_type_text or ad_x11_key_combo leaves its remapped spare
+ * keycodes mapped, so the caller can put them back once it has read the characters in the
+ * application (the only proof the client translated the keys) instead of after a blind
+ * settle delay. Later calls on the same handle keep using the held spares. */
+void ad_x11_hold_spares(ad_x11 *x, bool hold);
+/* True while some spare keycode is remapped and not yet put back. NULL-safe. */
+bool ad_x11_spares_held(const ad_x11 *x);
+/* Puts the held spares back to NoSymbol: at once when `seen` (the caller read the typed
+ * characters in the application), else after the settle delay. NULL-safe. */
+void ad_x11_release_spares(ad_x11 *x, bool seen);
 
 #endif

@@ -183,14 +183,26 @@ static int resolve(ad_x11 *x, uint32_t ks, xcb_keycode_t *kc, int *level, ad_err
     return 0;
 }
 
-/* Puts every spare back to NoSymbol, after the settle delay. Best effort: errors surface in
- * the caller's next sync. */
-void ad_x11_restore_spares(ad_x11 *x)
+void ad_x11_hold_spares(ad_x11 *x, bool hold)
 {
-    if (!x->dirty)
+    if (x)
+        x->hold = hold;
+}
+
+bool ad_x11_spares_held(const ad_x11 *x)
+{
+    return x && x->dirty;
+}
+
+/* Puts every spare back to NoSymbol. Without `seen`, after the settle delay. Best effort:
+ * errors surface in the caller's next sync. */
+void ad_x11_release_spares(ad_x11 *x, bool seen)
+{
+    if (!x || !x->dirty)
         return;
     xcb_flush(x->c);
-    ad_x11_pause_ms(REMAP_SETTLE_MS);
+    if (!seen)
+        ad_x11_pause_ms(REMAP_SETTLE_MS);
     for (int i = 0; i < x->n_touched; i++) {
         xcb_keysym_t none[1] = {0};
         xcb_change_keyboard_mapping(x->c, 1, x->spare[i], 1, none);
@@ -202,10 +214,16 @@ void ad_x11_restore_spares(ad_x11 *x)
     xcb_flush(x->c);
 }
 
+void ad_x11_restore_spares(ad_x11 *x)
+{
+    ad_x11_release_spares(x, false);
+}
+
 static int finish_keys(ad_x11 *x, ad_error *err)
 {
     int rc = ad_x11_sync(x, err);
-    ad_x11_restore_spares(x);
+    if (!x->hold || rc < 0)
+        ad_x11_restore_spares(x);
     if (rc < 0) {
         ad_x11_sync_quiet(x);
         return -1;

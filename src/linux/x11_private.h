@@ -43,6 +43,7 @@ struct ad_x11 {
     int n_spare, n_used;            /* spare[0..n_used) hold a keysym of ours */
     int n_touched;                  /* spare[0..n_touched) to put back */
     bool dirty;                     /* some spare is mapped and not put back */
+    bool hold;                      /* typing leaves spares mapped (ad_x11_hold_spares) */
 };
 
 /* ---- x11_conn.c -------------------------------------------------------------------------- */

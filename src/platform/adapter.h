@@ -179,6 +179,10 @@ typedef struct {
      * middle is delivery_uncertain. ACTION_NOT_SUPPORTED cause wayland_session on Wayland. */
     int (*physical)(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
                     ad_act_result *ret, ad_error *err);
+    /* Ends what physical text input left pending: keys an X11 adapter remapped for
+     * characters outside the keymap are put back, at once when `seen` (the caller read the
+     * text in the application), else after a settle delay. NULL when nothing is pending. */
+    void (*settle_input)(ad_adapter *a, bool seen);
     /* The active top-level window: its pid and title (caller frees), 0/NULL when none. */
     int (*active_window)(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err);
     /* Does window_id receive pointer events at (x, y)? 1 yes, 0 covered (then *ret_occluder,

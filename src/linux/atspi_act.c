@@ -5,6 +5,7 @@
  * that got no answer before its timeout may have landed: delivery_uncertain. A TRUE answer is
  * delivered_unverified; core reads the element back to verify. */
 #include "linux/atspi_act.h"
+#include "linux/atspi_apps.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -185,15 +186,42 @@ static const ad_node *select_items(const ad_node *target)
     return target;
 }
 
+/* GTK 4.8 maps Selection.SelectChild(i) to position i of the widget's *model*
+ * (gtkatspiselection.c: GtkListView, GtkListBox row index, GtkComboBox active index), while
+ * the accessible children are only the row widgets that exist (recycled, filtered, or, for a
+ * combo, not realized at all until its popover opens; its rows also carry no name). Nothing
+ * proves that child i is model item i, so a select there could pick another option: refused
+ * before anything is sent (interaction.md, "select": selection_index_unproven). */
+static int refuse_unproven_index(ad_error *err)
+{
+    ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "GTK 4 cannot prove which option a selection "
+                                               "index picks");
+    ad_error_suggest(err, "Click the option's own ref (open the list or combo first), then "
+                          "read the control back");
+    ad_error_detail(err, "kind", json_string("selection_index_unproven"));
+    return -1;
+}
+
 static int select_child(sd_bus *bus, const ad_node *target, const address *a,
                         const char *text, ad_act_result *ret, ad_error *err)
 {
+    if (ad_atspi_app_is_gtk4(bus, a->bus))
+        return refuse_unproven_index(err);
     const ad_node *holder = select_items(target);
-    int index = -1, matches = 0;
+    int index = -1, matches = 0, unread = 0;
     for (size_t i = 0; i < holder->n_children; i++) {
-        const char *name = ad_text_get(&holder->children[i]->name);
+        const ad_node *c = holder->children[i];
+        const char *name = ad_text_get(&c->name);
+        if (c->name.state == AD_FIELD_UNKNOWN)
+            unread++;
         if (name && strcmp(name, text) == 0 && matches++ == 0)
             index = (int)i;
+    }
+    if (matches == 0 && unread > 0) { /* a name that could not be read is not an absence */
+        ad_error_set(err, AD_ACTION_FAILED, "%d option names could not be read", unread);
+        ad_error_suggest(err, "Take a fresh snapshot of the control and try again");
+        ad_error_detail(err, "kind", json_string("option_names_unreadable"));
+        return -1;
     }
     if (matches == 0) {
         ad_error_set(err, AD_ELEMENT_NOT_FOUND, "No option is named '%s'", text);

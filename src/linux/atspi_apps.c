@@ -216,14 +216,19 @@ static char *app_property(sd_bus *bus, const char *bus_name, const char *prop)
     return value;
 }
 
-bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name)
+bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
 {
     char *name = app_property(bus, bus_name, "ToolkitName");
     char *version = app_property(bus, bus_name, "Version"); /* the toolkit version */
-    bool relative = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
+    bool gtk4 = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
     free(name);
     free(version);
-    return relative;
+    return gtk4;
+}
+
+bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name)
+{
+    return ad_atspi_app_is_gtk4(bus, bus_name);
 }
 
 int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name)

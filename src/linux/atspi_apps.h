@@ -24,6 +24,9 @@ int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path);
 
 
 
+/* True when the app behind bus_name is a GTK 4 app (Application.ToolkitName "GTK",
+ * Version 4.x). False when it is not or the properties cannot be read. */
+bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name);
 /* True when the app's toolkit reports extents relative to its window instead of the screen
  * (GTK 4: Application.ToolkitName "GTK" with ToolkitVersion 4.x). */
 bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name);

@@ -167,6 +167,18 @@ def widget_factory_app(cli, app_tmp):
     yield from _session_app(cli, "gtk3-widget-factory", [exe], None, _factory_ready, app_tmp)
 
 
+def _demo_ready(window):
+    return any(o.role == "list" for o in obs.walk(window))
+
+
+@pytest.fixture(scope="session")
+def gtk4_demo_app(cli, app_tmp):
+    exe = shutil.which("gtk4-demo")
+    if not exe:
+        pytest.skip("gtk4-demo is not installed")
+    yield from _session_app(cli, "gtk4-demo", [exe], None, _demo_ready, app_tmp)
+
+
 @pytest.fixture(scope="session")
 def fixture_window_id(cli, fixture_app):
     """list-windows id of the session's fixture window."""

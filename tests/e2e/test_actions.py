@@ -326,6 +326,28 @@ def test_select_combo(cli, fixture_app, fixture_window_id):
     wait_state(fixture_app, lambda s: s["color"] == "Red", "colour Red")
 
 
+def _selected_rows(acc):
+    sel = acc.querySelection()
+    return sorted(sel.getSelectedChild(i).getIndexInParent()
+                  for i in range(sel.nSelectedChildren))
+
+
+def test_select_on_a_gtk4_list_is_refused(cli, gtk4_demo_app):
+    """interaction.md, select: a GTK4 list refuses with selection_index_unproven, because
+    GTK 4.8 maps a selection index to its model, not to the row widgets it exposes."""
+    window = obs.wait_for_window(gtk4_demo_app.pid)
+    demo_list = next(o for o in obs.walk(window) if o.role == "list")
+    before = _selected_rows(demo_list.acc)
+    found = cli.ok("find", "--app", "gtk4-demo", "--role", "list", "--name", "Demo list")
+    assert len(found["matches"]) == 1, found
+    err = expect_error(cli.run("select", found["matches"][0]["ref_id"], "Clipboard"),
+                       "ACTION_NOT_SUPPORTED", kind="selection_index_unproven")
+    assert err["disposition"] == {"delivery": "not_delivered", "retry": "safe"}
+    assert err["suggestion"]
+    time.sleep(0.3)
+    assert _selected_rows(demo_list.acc) == before  # nothing was selected
+
+
 def test_expand_collapse_tree_row(cli, fixture_app):
     need_state(fixture_app)
     window = fixture_app.window()

@@ -17,8 +17,20 @@ AGENTS = 4
 CLICKS_PER_AGENT = 25
 
 
-def _lock_path():
-    return "/tmp/agent-desktop-%d/interaction.lock" % os.getuid()
+def _lock_path(cli):
+    return os.path.join(cli.lease_dir, "interaction.lock")
+
+
+def test_the_default_lease_lives_in_a_private_directory(cli, fixture_app):
+    """Without the test override the lease is /tmp/agent-desktop-<uid>/interaction.lock in a
+    directory only its owner can enter."""
+    before = need_state(fixture_app)
+    cli.ok("click", ref(cli, "inc_button"), env={"AD_LEASE_DIR": None})
+    expect_count(fixture_app, before["count"] + 1)
+    path = "/tmp/agent-desktop-%d/interaction.lock" % os.getuid()
+    st = os.stat(os.path.dirname(path))
+    assert os.path.isfile(path)
+    assert st.st_uid == os.getuid() and (st.st_mode & 0o777) == 0o700, oct(st.st_mode)
 
 
 def test_concurrent_find_and_click(cli, fixture_app):
@@ -61,10 +73,10 @@ def test_concurrent_find_and_click(cli, fixture_app):
 
 
 @pytest.fixture
-def lease_holder():
+def lease_holder(cli):
     """A process holding the interaction lease (flock ... sleep 30) in its own process
     group; killed with SIGKILL by the test (and here, if the test did not)."""
-    path = _lock_path()
+    path = _lock_path(cli)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     p = subprocess.Popen(["flock", path, "sleep", "30"], start_new_session=True,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

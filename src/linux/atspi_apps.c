@@ -52,26 +52,23 @@ typedef struct {
     int answered;
 } app_probe;
 
-static void on_app_props(sd_bus_message *m, const sd_bus_error *e, void *ud)
+static void on_app_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
     app_probe *p = ud;
-    if (!m || sd_bus_message_enter_container(m, 'a', "{sv}") < 0)
-        return;
-    while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
-        const char *key, *s;
-        int32_t i;
-        if (sd_bus_message_read(m, "s", &key) < 0)
-            return;
-        if (strcmp(key, "Name") == 0 && sd_bus_message_read(m, "v", "s", &s) >= 0)
-            p->app->name = strdup(s);
-        else if (strcmp(key, "ChildCount") == 0 && sd_bus_message_read(m, "v", "i", &i) >= 0)
-            p->child_count = i;
-        else
-            sd_bus_message_skip(m, "v");
-        sd_bus_message_exit_container(m);
-    }
+    const char *s;
+    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0)
+        p->app->name = strdup(s);
     p->answered++;
+}
+
+static void on_app_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    app_probe *p = ud;
+    int32_t i;
+    if (m && sd_bus_message_read(m, "v", "i", &i) >= 0)
+        p->child_count = i;
 }
 
 static void on_app_pid(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -156,9 +153,14 @@ static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
     for (size_t i = 0; i < n; i++) {
         tmp[i].handle = names[i];
         probes[i] = (app_probe){.app = &tmp[i], .child_count = -1};
-        ad_pipe_args all = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
-        ad_pipe_call(pipe, names[i], ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "GetAll", &all,
-                     on_app_props, &probes[i]);
+        /* Two Gets, never Properties.GetAll: Qt 5.15's bridge crashes the application on
+         * any GetAll (SIGSEGV; seen with Qt 5.15.8), and listing apps must not kill them. */
+        ad_pipe_args name = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
+        ad_pipe_args count = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
+        ad_pipe_call(pipe, names[i], ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &name,
+                     on_app_name, &probes[i]);
+        ad_pipe_call(pipe, names[i], ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &count,
+                     on_app_child_count, &probes[i]);
         ad_pipe_args pid = {.sig = "s", .s = {names[i]}};
         ad_pipe_call(pipe, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                      "org.freedesktop.DBus", "GetConnectionUnixProcessID", &pid, on_app_pid,

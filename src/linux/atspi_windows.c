@@ -46,9 +46,10 @@ struct app_ctx {
 static bool window_role(uint32_t role)
 {
     /* alert 2, color chooser 9, dialog 16, file chooser 19, font chooser 22, frame 23,
-     * window 69 */
-    return role == 2 || role == 9 || role == 16 || role == 19 || role == 22 || role == 23 ||
-           role == 69;
+     * window 69; filler 20 is how Qt 5 exposes a top-level plain QWidget (no QMainWindow or
+     * QDialog), and only application roots' children are asked here. */
+    return role == 2 || role == 9 || role == 16 || role == 19 || role == 20 || role == 22 ||
+           role == 23 || role == 69;
 }
 
 /* The pipe cancels what is left at the deadline: that is no answer, not a refusal. */

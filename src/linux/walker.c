@@ -408,6 +408,42 @@ static void on_get_all(sd_bus_message *m, const sd_bus_error *e, void *ud)
     done(wn);
 }
 
+/* One property per call, for bridges that cannot take GetAll (see ad_walker_read_node). */
+static void on_prop_text(sd_bus_message *m, const sd_bus_error *e, ad_text *t, wnode *wn)
+{
+    const char *s;
+    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0)
+        ad_walker_set_text(wn->w, t, s);
+    else if (!no_such_property(e))
+        ad_text_unknown(t);
+    done(wn);
+}
+
+static void on_prop_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    on_prop_text(m, e, &((wnode *)ud)->node->name, ud);
+}
+
+static void on_prop_description(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    on_prop_text(m, e, &((wnode *)ud)->node->description, ud);
+}
+
+static void on_prop_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    wnode *wn = ud;
+    int32_t count;
+    if (m && sd_bus_message_read(m, "v", "i", &count) >= 0) {
+        wn->node->live_child_count = count;
+        enumerate_live(wn, count);
+    } else {
+        wn->node->children_cut = true;
+        ad_walker_mark_cut(wn->w, "read_failed");
+    }
+    done(wn);
+}
+
 void ad_walker_read_node(wnode *wn)
 {
     walker *w = wn->w;
@@ -431,6 +467,16 @@ void ad_walker_read_node(wnode *wn)
     call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role);
     call(wn, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state);
     call(wn, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL, on_interfaces);
+    if (w->no_get_all && strcmp(wn->bus, w->app_bus) == 0) {
+        /* Qt 5.15's bridge (atspiadaptor) crashes the whole application on any
+         * Properties.GetAll (seen with PyQt5 5.15.9 / Qt 5.15.8: SIGSEGV, the caller gets
+         * NoReply), so its fields are read one Get at a time. Qt 5 has no AccessibleId
+         * property: native_id stays absent. */
+        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Name", on_prop_name);
+        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Description", on_prop_description);
+        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_prop_child_count);
+        return;
+    }
     ad_pipe_args a = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
     call(wn, DBUS_IFACE_PROPERTIES, "GetAll", &a, on_get_all);
 }
@@ -467,6 +513,16 @@ static sd_bus *open_peer(sd_bus *bus, const char *app_bus)
     return peer;
 }
 
+/* Application.ToolkitName, read before the walk: Qt needs per-field property reads. */
+static void on_toolkit(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    walker *w = ud;
+    const char *name;
+    if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
+        w->no_get_all = strncmp(name, "Qt", 2) == 0;
+}
+
 static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
@@ -498,6 +554,9 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe *pipes[2] = {w.pipe, w.peer};
     ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
                  "GetItems", NULL, on_cache, &w);
+    ad_pipe_args tk = {.sig = "ss", .s = {"org.a11y.atspi.Application", "ToolkitName"}};
+    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES,
+                 "Get", &tk, on_toolkit, &w);
     int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);

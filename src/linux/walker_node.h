@@ -22,6 +22,7 @@ typedef struct walker {
     const ad_read_limits *lim;
     ad_item_cache *cache;
     bool cache_done;
+    bool no_get_all;    /* the app crashes on Properties.GetAll (Qt): one Get per field */
     bool stopping;          /* the pipe is being torn down: issue no new calls */
     size_t nodes, edges;
     bool incomplete;

@@ -21,6 +21,8 @@ PACKAGES=(
   xvfb openbox at-spi2-core dbus dbus-x11 x11-utils xdotool imagemagick procps
   # apps driven by e2e tests and benchmarks
   gnome-calculator gtk-3-examples gtk-4-examples
+  # a Chromium browser (tests/e2e/test_chromium.py: web popups on the AT-SPI bus)
+  chromium
   # test tooling
   jq python3 python3-pytest python3-pyatspi gir1.2-atspi-2.0
 )

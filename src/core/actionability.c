@@ -33,7 +33,12 @@ static const char *unsupported(const ad_action_spec *spec, const ad_node *n)
 {
     switch (spec->act) {
     case AD_ACT_CLICK:
-        return ad_node_has_action(n, "Click") ? NULL : "the element exposes no Click action";
+        /* An option whose only verb is "select" (Chromium's <select> options, Firefox list
+         * options): choosing it is its click. */
+        return ad_node_has_action(n, "Click") || (ad_option_role(n) &&
+                                                  ad_node_has_action(n, "Select"))
+                   ? NULL
+                   : "the element exposes no Click action";
     case AD_ACT_RIGHT_CLICK:
         return ad_node_has_action(n, "RightClick") ? NULL
                                                    : "the element exposes no context-menu action";

@@ -192,3 +192,8 @@ bool ad_node_has_text(const ad_node *n, const char *text)
            (!n->secure && ad_contains_ci(ad_text_get(&n->value), text)) ||
            ad_contains_ci(ad_text_get(&n->description), text);
 }
+
+bool ad_option_role(const ad_node *n)
+{
+    return strcmp(n->role, "option") == 0 || strcmp(n->role, "menuitem") == 0;
+}

@@ -94,6 +94,9 @@ bool ad_contains_ci(const char *hay, const char *needle);
  * case-insensitively: what wait --text, --wait-for selectors and find --text look at. */
 bool ad_node_has_text(const ad_node *n, const char *text);
 
+/* True for a choice inside a list or menu (option, menuitem): a "Select" action on it picks
+ * it, unlike the Select of a container, which picks a child by name. */
+bool ad_option_role(const ad_node *n);
 /* True when the role is in the interactive list (snapshots-and-refs.md). */
 bool ad_role_interactive(const char *role);
 /* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/surface_popup.h"
 #include "core/window_select.h"
 
 const char *const ad_surface_kinds[] = {"window", "focused", "sheet", "alert", "menu", NULL};
@@ -201,6 +202,7 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
     ad_window_list wins = {0};
     ad_error ignored = AD_ERROR_INIT;
     json_t *list = json_array();
+    ad_popup_hosts hosts = {0};
     if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline_us, &wins, &ignored) < 0) {
         ad_error_clear(&ignored);
         return list;
@@ -212,7 +214,8 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
         const char *type = window_is(w, "sheet") ? "sheet"
                          : window_is(w, "alert") ? "alert"
                                                  : "window";
-        json_array_append_new(list, surface_entry(w, type));
+        json_t *entry = surface_entry(w, type);
+        json_array_append_new(list, entry);
         ad_read_limits lim = ad_read_limits_default(deadline_us);
         ad_tree t = {0};
         if (ctx->adapter->ops->read_window(ctx->adapter, w->id, &lim, &t, &ignored) < 0 ||
@@ -221,6 +224,7 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
                                 "unclassified", json_pack("[s]", "menu"));
         }
         const ad_node *menu = t.root ? ad_surface_open_menu(t.root) : NULL;
+        ad_popup_hosts_note(&hosts, w, &t, entry, menu); /* Chromium popups: surface_popup.h */
         if (menu) {
             json_t *m = surface_entry(w, "menu");
             json_object_set_new(m, "item_count", json_integer((json_int_t)menu->n_children));
@@ -234,5 +238,6 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
         ad_error_clear(&ignored);
     }
     ad_window_list_free(&wins);
+    ad_popup_hosts_fold(&hosts, list);
     return list;
 }

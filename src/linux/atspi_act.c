@@ -202,6 +202,26 @@ static int refuse_unproven_index(ad_error *err)
     return -1;
 }
 
+/* Does the element implement `iface` (Accessible.GetInterfaces)? An unreadable answer counts
+ * as yes, so the caller keeps its usual route and reports that call's own failure. */
+static bool has_interface(sd_bus *bus, const address *a, const char *iface)
+{
+    sd_bus_message *reply = NULL;
+    const char *name;
+    bool found = false;
+    if (sd_bus_call_method(bus, a->bus, a->path, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL,
+                           &reply, "") < 0 ||
+        sd_bus_message_enter_container(reply, 'a', "s") < 0) {
+        sd_bus_message_unref(reply);
+        return true;
+    }
+    while (sd_bus_message_read(reply, "s", &name) > 0)
+        if (strcmp(name, iface) == 0)
+            found = true;
+    sd_bus_message_unref(reply);
+    return found;
+}
+
 static int select_child(sd_bus *bus, const ad_node *target, const address *a,
                         const char *text, ad_act_result *ret, ad_error *err)
 {
@@ -233,6 +253,15 @@ static int select_child(sd_bus *bus, const ad_node *target, const address *a,
         ad_error_detail(err, "kind", json_string("option_ambiguous"));
         return -1;
     }
+    if (!has_interface(bus, a, "org.a11y.atspi.Selection")) {
+        /* Chromium's <select> (walker_node.c chromium_select_combo): no Selection on the
+         * combo box; the option's own "select" action picks it, with the popup open or
+         * closed, and fires the page's change event. */
+        address oa;
+        if (split_address(holder->children[index], &oa) < 0)
+            return ad_error_set(err, AD_INTERNAL, "option without an address");
+        return do_action(bus, &oa, "Select", NULL, ret, err);
+    }
     int r = call_bool(bus, a, "org.a11y.atspi.Selection", "SelectChild",
                       "Selection.SelectChild", err, "i", index);
     if (r == 0)
@@ -252,7 +281,11 @@ int ad_atspi_act(sd_bus *bus, const ad_node *target, const ad_act_req *req, ad_a
         return ad_error_set(err, AD_INTERNAL, "element without an address");
     int rc = -1;
     switch (req->kind) {
-    case AD_ACT_CLICK: rc = do_action(bus, &a, "Click", NULL, ret, err); break;
+    /* An option whose only verb is "select" (Chromium's <select> options): that is its
+     * click (actionability.c admits it). */
+    case AD_ACT_CLICK:
+        rc = do_action(bus, &a, "Click", ad_option_role(target) ? "Select" : NULL, ret, err);
+        break;
     case AD_ACT_RIGHT_CLICK: rc = do_action(bus, &a, "RightClick", NULL, ret, err); break;
     /* GTK3 check boxes expose only "click", which toggles them. */
     case AD_ACT_TOGGLE: rc = do_action(bus, &a, "Toggle", "Click", ret, err); break;

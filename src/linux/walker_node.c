@@ -224,9 +224,48 @@ static void prune(ad_node *n, walker *w)
     n->n_children = kept;
 }
 
+/* Chromium's <select> (measured on Chromium 156): the combo box has no Selection interface
+ * and no value; its options are the `menu item` children of one `menu` child, whatever the
+ * popup's state, each with a "select" action that picks it (Selection.SelectChild on that
+ * menu answers FALSE). The combo box gets the Select action that `select` needs (atspi_act.c
+ * picks the option through its own action) and, as its value, the name of the selected
+ * option, so that `select` can be verified by reading the combo box back. Runs on the
+ * finished tree: the options' states and actions are known by then. */
+static void chromium_select_combo(wnode *wn)
+{
+    ad_node *n = wn->node;
+    if (strcmp(n->role, "combobox") != 0 || (wn->ifaces & AD_IF_SELECTION) ||
+        n->value.state == AD_FIELD_KNOWN || n->n_children != 1 ||
+        strcmp(n->children[0]->role, "menu") != 0)
+        return;
+    const ad_node *menu = n->children[0];
+    const ad_node *picked = NULL;
+    bool options = menu->n_children > 0, states_known = !menu->children_cut;
+    for (size_t i = 0; i < menu->n_children; i++) {
+        const ad_node *o = menu->children[i];
+        if (strcmp(o->role, "menuitem") != 0 || !ad_node_has_action(o, "Select"))
+            options = false;
+        if (o->states_state != AD_FIELD_KNOWN)
+            states_known = false;
+        else if ((o->states & (1u << AD_ST_SELECTED)) && !picked)
+            picked = o;
+    }
+    if (!options)
+        return;
+    ad_node_add_action(n, "Select");
+    if (!states_known)
+        ad_text_unknown(&n->value);
+    else if (picked && picked->name.state != AD_FIELD_KNOWN)
+        ad_text_unknown(&n->value);
+    else if (picked)
+        ad_walker_set_text(wn->w, &n->value, ad_text_get(&picked->name));
+}
+
 void ad_walker_finish(walker *w, ad_node *root)
 {
     prune(root, w);
+    for (wnode *c = w->all; c; c = c->next_all)
+        chromium_select_combo(c);
     wnode *wn = w->all;
     while (wn) {
         wnode *next = wn->next_all;

@@ -107,10 +107,10 @@ static void check_receives_events(ad_ctx *ctx, const ad_resolved *r, ad_actionab
         return; /* dispatch refuses a target without bounds */
     json_t *occluder = NULL;
     ad_error e = AD_ERROR_INIT;
-    int hit = ctx->adapter->ops->hit_test(ctx->adapter, r->window.id,
-                                          (int)(n->bounds.x + n->bounds.width / 2),
-                                          (int)(n->bounds.y + n->bounds.height / 2), &occluder,
-                                          &e);
+    int px, py;
+    ad_surface_target_point(n, &px, &py);
+    int hit = ctx->adapter->ops->hit_test(ctx->adapter, r->window.id, px, py,
+                                          ad_surface_in_popup(n), &occluder, &e);
     json_t *c = json_pack("{s:s, s:s}", "check", "receives_events", "status",
                           hit > 0 ? "pass" : hit == 0 ? "fail" : "unknown");
     if (occluder)
@@ -170,6 +170,11 @@ static int wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved 
             } else if (a.terminal) {
                 ad_error_set(err, a.code, "Target is not actionable: %s (%s)", a.failed_check,
                              a.reason ? a.reason : "failed");
+                if (a.kind && strcmp(a.kind, "pointer_required") == 0) {
+                    ad_error_suggest(err, "Open it with --headed click, then click the "
+                                          "option's ref from a fresh snapshot");
+                    ad_error_detail(err, "kind", json_string(a.kind));
+                }
             } else {
                 ad_error_set(err, AD_TIMEOUT, "Target did not become actionable: %s (%s)",
                              a.failed_check, a.reason ? a.reason : "failed");
@@ -305,8 +310,7 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         .verify_window_id = pointer ? r->window.id : NULL,
         .window_pid = r->window.pid,
         .window_title = r->window.title,
-        .x = (int)(n->bounds.x + n->bounds.width / 2),
-        .y = (int)(n->bounds.y + n->bounds.height / 2),
+        .popup_ok = ad_surface_in_popup(n),
         .button = spec->button ? spec->button : 1,
         .count = spec->count ? spec->count : 1,
         .dx = spec->wheel_dx,
@@ -319,6 +323,7 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         req.focus_window_id = NULL;
         req.require_active_window_id = r->window.id;
     }
+    ad_surface_target_point(n, &req.x, &req.y);
     /* Typing goes to the focused element: click it first so the caret is in it. */
     if (spec->phys == AD_PHYS_TEXT && !spec->text_no_click) {
         ad_phys_req click = req;

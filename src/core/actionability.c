@@ -109,6 +109,11 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool he
             why = "semantic gesture is unavailable and physical fallback is denied";
             code = AD_POLICY_DENIED;
         }
+        /* A combo box without a selection route (Qt 5: QComboBox exposes Action and
+         * Component only, its list items are not selectable through AT-SPI) can only be
+         * operated with the pointer: open it, then click the option. */
+        if (why && spec->act == AD_ACT_SELECT && strcmp(n->role, "combobox") == 0)
+            a->kind = "pointer_required";
     }
     check(a, "supported_action", why ? "fail" : "pass", why);
     bool policy_fail = spec->focus_effect && !headed;

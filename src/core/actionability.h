@@ -16,6 +16,7 @@ typedef struct {
     ad_error_code code;         /* for a terminal failure: ACTION_NOT_SUPPORTED or POLICY_DENIED */
     const char *failed_check;   /* the first failing check */
     const char *reason;
+    const char *kind;           /* details.kind of a terminal failure, or NULL */
     json_t *checks;             /* the list for details.checks (new reference) */
 } ad_actionability;
 

@@ -30,6 +30,46 @@ const ad_node *ad_surface_open_menu(const ad_node *n)
     return NULL;
 }
 
+/* The menu, or the list of a combo box, that n sits in; NULL when none. */
+static const ad_node *popup_of(const ad_node *n)
+{
+    for (const ad_node *p = n->parent; p; p = p->parent) {
+        if (strcmp(p->role, "menu") == 0)
+            return p;
+        bool list = strcmp(p->role, "list") == 0 || strcmp(p->role, "listbox") == 0;
+        if (list && p->parent && strcmp(p->parent->role, "combobox") == 0)
+            return p;
+    }
+    return NULL;
+}
+
+bool ad_surface_in_popup(const ad_node *n)
+{
+    return popup_of(n) != NULL;
+}
+
+void ad_surface_target_point(const ad_node *n, int *ret_x, int *ret_y)
+{
+    ad_rect r = n->bounds;
+    const ad_node *p = popup_of(n);
+    /* Qt 5 reports a combo list item as wide as the list's whole view (194 px in an 80 px
+     * popup), so its center can fall outside the popup: the point is taken from the part
+     * of the item that lies inside its popup when the popup's bounds are known. */
+    if (p && p->bounds_state == AD_FIELD_KNOWN && p->bounds.width > 0 && p->bounds.height > 0) {
+        double x0 = r.x > p->bounds.x ? r.x : p->bounds.x;
+        double y0 = r.y > p->bounds.y ? r.y : p->bounds.y;
+        double x1 = r.x + r.width < p->bounds.x + p->bounds.width ? r.x + r.width
+                                                                  : p->bounds.x + p->bounds.width;
+        double y1 = r.y + r.height < p->bounds.y + p->bounds.height
+                        ? r.y + r.height
+                        : p->bounds.y + p->bounds.height;
+        if (x1 > x0 && y1 > y0)
+            r = (ad_rect){x0, y0, x1 - x0, y1 - y0};
+    }
+    *ret_x = (int)(r.x + r.width / 2);
+    *ret_y = (int)(r.y + r.height / 2);
+}
+
 static bool kind_supported(const char *kind)
 {
     for (size_t i = 0; ad_surface_kinds[i]; i++)

@@ -30,6 +30,13 @@ void ad_surface_clear(ad_surface *s);
 
 /* The outermost open menu in a read: a `menu` whose items are shown. NULL when none. */
 const ad_node *ad_surface_open_menu(const ad_node *root);
+/* True when n sits inside a popup: under a menu, or under the list of a combo box. Such
+ * items show in a popup window of their own on X11 (GTK3 menus, Qt combo lists), not in
+ * the window AT-SPI files them under. */
+bool ad_surface_in_popup(const ad_node *n);
+/* Where pointer input aims at n (bounds known): its center, or, inside a popup, the center
+ * of the part of it that lies inside the popup. */
+void ad_surface_target_point(const ad_node *n, int *ret_x, int *ret_y);
 
 /* Surfaces a process presents now, as list-surfaces and action results report them: one
  * entry per window (type window, sheet or alert) and per open menu (with item_count). A

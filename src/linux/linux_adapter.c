@@ -175,13 +175,13 @@ static void settle_input(ad_adapter *a, bool seen)
     ad_linux_physical_settle(&((linux_adapter *)a)->held_keys, seen);
 }
 
-static int hit_test(ad_adapter *a, const char *window_id, int x, int y, json_t **ret_occluder,
-                    ad_error *err)
+static int hit_test(ad_adapter *a, const char *window_id, int x, int y, bool popup_ok,
+                    json_t **ret_occluder, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, err) < 0)
         return -1;
-    return ad_linux_hit_test(la->bus, window_id, x, y, ret_occluder, err);
+    return ad_linux_hit_test(la->bus, window_id, x, y, popup_ok, ret_occluder, err);
 }
 
 static int active_window(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err)

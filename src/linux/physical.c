@@ -68,14 +68,24 @@ static int modifier_mask(const json_t *mods, unsigned *ret, ad_error *err)
     return 0;
 }
 
+/* Does (px, py) show `want`, or, for a target inside a popup (popup_ok), a popup window of
+ * the same process? Menus and combo lists of GTK3 and Qt are override-redirect windows of
+ * their own while AT-SPI keeps their items under the window that opened them. */
+static bool shows_target(uint32_t at, int at_pid, bool at_popup, uint32_t want, int want_pid,
+                         bool popup_ok)
+{
+    return at == want || (popup_ok && at_popup && want_pid > 0 && at_pid == want_pid);
+}
+
 static int hit_test(ad_x11 *x, const ad_phys_req *req, uint32_t want, int want_pid,
                     ad_error *err)
 {
     uint32_t at = 0;
     int pid = 0;
-    if (ad_x11_window_at(x, req->x, req->y, &at, &pid, err) < 0)
+    bool popup = false;
+    if (ad_x11_window_at(x, req->x, req->y, &at, &pid, &popup, err) < 0)
         return -1;
-    if (at != want) {
+    if (!shows_target(at, pid, popup, want, want_pid, req->popup_ok)) {
         ad_error_set(err, AD_ACTION_FAILED, "The target point (%d,%d) shows another window",
                      req->x, req->y);
         ad_error_suggest(err, "Bring the window forward or close what covers it, then take a "
@@ -83,7 +93,6 @@ static int hit_test(ad_x11 *x, const ad_phys_req *req, uint32_t want, int want_p
         ad_error_detail(err, "cause", json_string("point_not_in_window"));
         ad_error_detail(err, "occluder", json_pack("{s:i, s:I}", "pid", pid, "window",
                                                    (json_int_t)at));
-        (void)want_pid;
         return -1;
     }
     return 0;
@@ -216,17 +225,18 @@ void ad_linux_physical_settle(ad_x11 **held, bool seen)
     *held = NULL;
 }
 
-int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,
+int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool popup_ok,
                       json_t **ret_occluder, ad_error *err)
 {
     ad_x11 *x = NULL;
     uint32_t want = 0, at = 0;
     int pid = 0, at_pid = 0, rc = -1;
+    bool at_popup = false;
     if (ad_x11_open(&x, err) < 0 ||
         x_window_of(bus, x, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
-        ad_x11_window_at(x, px, py, &at, &at_pid, err) < 0)
+        ad_x11_window_at(x, px, py, &at, &at_pid, &at_popup, err) < 0)
         goto done;
-    rc = at == want;
+    rc = shows_target(at, at_pid, at_popup, want, pid, popup_ok);
     if (!rc && ret_occluder)
         *ret_occluder = json_pack("{s:i, s:I}", "pid", at_pid, "window", (json_int_t)at);
 done:

@@ -15,7 +15,7 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
 /* Puts the remapped keys of *held back (at once when `seen`: the typed text was read in the
  * application; else after the settle delay) and closes it. NULL-safe. */
 void ad_linux_physical_settle(ad_x11 **held, bool seen);
-int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py,
+int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool popup_ok,
                       json_t **ret_occluder, ad_error *err);
 int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err);
 

@@ -70,9 +70,11 @@ int ad_x11_active_window(ad_x11 *x, uint32_t *ret_window, int *ret_pid, ad_error
 /* What gets pointer input at root point (px, py): walks the root's children topmost first
  * (QueryTree order, so override-redirect popups and menus count too) and returns the first
  * viewable one containing the point, translated to its client window when it is a window
- * manager frame. *ret_pid is that window's _NET_WM_PID or 0; both are 0 over the bare root. */
+ * manager frame. *ret_pid is that window's _NET_WM_PID or 0; both are 0 over the bare root.
+ * *ret_popup (when non-NULL) tells an override-redirect window: a menu, a combo's list, a
+ * tooltip, which the window manager never frames. */
 int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_pid,
-                     ad_error *err);
+                     bool *ret_popup, ad_error *err);
 
 /* Pointer. Button 1 is left, 2 middle, 3 right. A click is a motion to the point, then
  * `count` (1..100) press/release pairs 30 ms apart, so toolkits see a double or triple click.

@@ -260,7 +260,7 @@ static xcb_window_t client_in(ad_x11 *x, xcb_window_t w, const xcb_window_t *lis
 }
 
 /* The topmost viewable child of the root containing the point, or XCB_WINDOW_NONE. */
-static xcb_window_t top_child_at(ad_x11 *x, int px, int py)
+static xcb_window_t top_child_at(ad_x11 *x, int px, int py, bool *ret_override)
 {
     xcb_query_tree_reply_t *t = xcb_query_tree_reply(x->c, xcb_query_tree(x->c, x->root), NULL);
     if (!t)
@@ -279,8 +279,10 @@ static xcb_window_t top_child_at(ad_x11 *x, int px, int py)
         xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(x->c, gc[i - first], NULL);
         int bw = g ? 2 * g->border_width : 0;
         if (!hit && a && g && a->map_state == XCB_MAP_STATE_VIEWABLE && px >= g->x &&
-            py >= g->y && px < g->x + g->width + bw && py < g->y + g->height + bw)
+            py >= g->y && px < g->x + g->width + bw && py < g->y + g->height + bw) {
             hit = kids[i];
+            *ret_override = a->override_redirect;
+        }
         free(a);
         free(g);
     }
@@ -291,7 +293,7 @@ static xcb_window_t top_child_at(ad_x11 *x, int px, int py)
 }
 
 int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_pid,
-                     ad_error *err)
+                     bool *ret_popup, ad_error *err)
 {
     if (!x || !ret_window || !ret_pid)
         return ad_x11_bad_arg(err, "ad_x11_window_at needs a connection and outputs");
@@ -302,7 +304,8 @@ int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_p
     int n;
     if (client_list(x, &list, &n, err) < 0)
         return -1;
-    xcb_window_t hit = top_child_at(x, px, py);
+    bool popup = false;
+    xcb_window_t hit = top_child_at(x, px, py, &popup);
     xcb_window_t client = hit ? client_in(x, hit, list, n) : XCB_WINDOW_NONE;
     free(list);
     if (client)
@@ -312,5 +315,7 @@ int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_p
         return ad_x11_sync(x, err);
     *ret_window = hit;
     *ret_pid = pid;
+    if (ret_popup)
+        *ret_popup = popup;
     return 0;
 }

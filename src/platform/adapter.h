@@ -134,6 +134,7 @@ typedef struct {
      * so the adapter need not look the window up again. */
     int window_pid;
     const char *window_title;
+    bool popup_ok; /* verify_window_id's popups of the same process count too (hit_test) */
     int x, y, x2, y2;
     int button, count; /* 1 left, 2 middle, 3 right */
     int dx, dy;
@@ -186,9 +187,11 @@ typedef struct {
     /* The active top-level window: its pid and title (caller frees), 0/NULL when none. */
     int (*active_window)(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err);
     /* Does window_id receive pointer events at (x, y)? 1 yes, 0 covered (then *ret_occluder,
-     * when non-NULL, describes what covers it: a new object), -1 error. Sends nothing. */
-    int (*hit_test)(ad_adapter *a, const char *window_id, int x, int y, json_t **ret_occluder,
-                    ad_error *err);
+     * when non-NULL, describes what covers it: a new object), -1 error. Sends nothing.
+     * popup_ok: the target sits in an open menu or list popup, which may show in a popup
+     * window of the same process instead of window_id itself. */
+    int (*hit_test)(ad_adapter *a, const char *window_id, int x, int y, bool popup_ok,
+                    json_t **ret_occluder, ad_error *err);
     /* Checks a key combo without sending it (INVALID_ARGS with a suggestion when bad). */
     int (*parse_combo)(ad_adapter *a, const char *combo, ad_error *err);
     /* Change wake-ups for waits. watch_changes arms a watch on the app that owns window_id

@@ -86,7 +86,7 @@ static int run(ad_x11 *x, int argc, char **argv, ad_error *err)
         return 0;
     }
     if (!strcmp(cmd, "at") && argc == 4) {
-        if (ad_x11_window_at(x, num(argv[2]), num(argv[3]), &w, &pid, err) < 0)
+        if (ad_x11_window_at(x, num(argv[2]), num(argv[3]), &w, &pid, NULL, err) < 0)
             return -1;
         printf("%u %d\n", w, pid);
         return 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
@@ -210,18 +211,34 @@ int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
     return probe_apps(bus, names, 1, deadline_us, false, ret, err);
 }
 
-static char *app_property(sd_bus *bus, const char *bus_name, const char *prop)
+static void on_app_string(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    char *value = NULL;
-    sd_bus_get_property_string(bus, bus_name, ATSPI_ROOT_PATH, "org.a11y.atspi.Application",
-                               prop, NULL, &value);
-    return value;
+    (void)e;
+    char **out = ud;
+    const char *s = NULL;
+    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0 && s)
+        *out = strdup(s);
 }
 
 bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
 {
-    char *name = app_property(bus, bus_name, "ToolkitName");
-    char *version = app_property(bus, bus_name, "Version"); /* the toolkit version */
+    /* Both properties in flight together: an animating GTK 4 app answers one batch of calls
+     * per frame (walker.c), so two round trips one after the other cost two frames. */
+    char *name = NULL, *version = NULL; /* the toolkit's name and version */
+    ad_pipe *pipe = ad_pipe_new(bus, 2);
+    if (!pipe)
+        return false;
+    ad_pipe_args tk = {.sig = "ss", .s = {"org.a11y.atspi.Application", "ToolkitName"}};
+    ad_pipe_args ver = {.sig = "ss", .s = {"org.a11y.atspi.Application", "Version"}};
+    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &tk,
+                 on_app_string, &name);
+    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &ver,
+                 on_app_string, &version);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    /* The same 25 s the blocking reads used (sd-bus's default call timeout). */
+    ad_pipe_run(pipe, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + 25 * 1000000LL);
+    ad_pipe_free(pipe);
     bool gtk4 = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
     free(name);
     free(version);

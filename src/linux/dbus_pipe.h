@@ -1,7 +1,8 @@
 /* dbus_pipe.h: bounded concurrency for D-Bus method calls on one sd-bus connection.
  *
  * A walk keeps several requests in flight so the application's main loop never idles while a
- * reply travels (facts/atspi-on-debian12.md: about 8 in flight keep an app busy). Calls are
+ * reply travels (facts/atspi-on-debian12.md: about 8 in flight keep an idle app busy; an
+ * animating GTK 4 app answers one batch per frame and needs far more, see walker.c). Calls are
  * queued and sent as slots free up; ad_pipe_run processes replies until nothing is pending
  * or the deadline passes. Reply callbacks may submit more calls.
  */

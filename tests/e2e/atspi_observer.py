@@ -54,6 +54,9 @@ ROLE_TO_CANONICAL = {
     "page tab list": "tablist",
     "tool bar": "toolbar",
     "progress bar": "progressbar",
+    "level bar": "levelindicator",
+    "link": "link",
+    "form": "form",
 }
 
 # AT-SPI role names that agent-desktop counts as buttons (canonical "button").

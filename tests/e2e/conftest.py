@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import atspi_observer as obs
-from e2e_helpers import REPO_ROOT, AppInstance, Cli, launch, proc_state, stop_process
+from e2e_helpers import (REPO_ROOT, AppInstance, Cli, launch, launch_gtk4_widget_factory,
+                         proc_state, stop_process)
 
 
 def pytest_addoption(parser):
@@ -177,6 +178,26 @@ def gtk4_demo_app(cli, app_tmp):
     if not exe:
         pytest.skip("gtk4-demo is not installed")
     yield from _session_app(cli, "gtk4-demo", [exe], None, _demo_ready, app_tmp)
+
+
+@pytest.fixture(scope="session")
+def gtk4_widget_factory_app(cli, app_tmp):
+    """gtk4-widget-factory: a GTK 4 window that never stops animating."""
+    exe = shutil.which("gtk4-widget-factory")
+    if not exe:
+        pytest.skip("gtk4-widget-factory is not installed")
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed (scripts/install-deps.sh)")
+    pid = _running_instance(cli, "gtk4-widget-factory")
+    if pid is not None:
+        obs.wait_for_window(pid, timeout=30.0, ready=_factory_ready)
+        yield AppInstance("gtk4-widget-factory", pid)
+        return
+    inst = launch_gtk4_widget_factory([exe], "gtk4-widget-factory", log_dir=app_tmp)
+    try:
+        yield inst
+    finally:
+        stop_process(inst.popen)
 
 
 @pytest.fixture(scope="session")

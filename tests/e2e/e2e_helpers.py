@@ -5,6 +5,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import atspi_observer as obs
@@ -332,6 +333,81 @@ def fixture_ref(cli, native_id_value, **kw):
     data = cli.ok(*args, **kw)
     assert data["match"] is not None, "no element with native id %r" % native_id_value
     return data["match"]["ref_id"]
+
+
+# ---- gtk4-widget-factory -------------------------------------------------------------------
+
+GTK4_FACTORY_TITLE = "GTK Widget Factory"
+
+
+def _x11_windows(pid, title):
+    """The process's managed X windows with this title (GDK also keeps a 1x1 helper window
+    with the same title, which the window manager never maps)."""
+    found = subprocess.run(["xdotool", "search", "--pid", str(pid), "--name",
+                            "^%s$" % re.escape(title)], capture_output=True, text=True,
+                           timeout=10).stdout.split()
+    out = []
+    for wid in found:
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
+                             capture_output=True, text=True, timeout=10).stdout
+        vals = dict(line.split("=", 1) for line in geo.split() if "=" in line)
+        if int(vals.get("WIDTH", 0)) > 1 and int(vals.get("HEIGHT", 0)) > 1:
+            out.append(wid)
+    return out
+
+
+def set_minimized(pid, title, minimized):
+    """Minimizes (True) or restores and raises (False) the process's X window with this title.
+
+    gtk4-widget-factory 4.8 animates without pause (a spinner and pulsing progress on page 1),
+    so its frame clock never stops while the window is shown. Minimized, it does not draw."""
+    for wid in _x11_windows(pid, title):
+        cmd = "windowminimize" if minimized else "windowactivate"
+        subprocess.run(["xdotool", cmd, "--sync", wid], capture_output=True, timeout=10)
+
+
+def launch_gtk4_widget_factory(argv, name, timeout=60.0, log_dir=None):
+    """Starts gtk4-widget-factory and waits until it is on the AT-SPI bus; returns the
+    AppInstance (the caller stops it with stop_process).
+
+    GTK 4.8 registers its root with the AT-SPI registry from a default-priority idle source,
+    and the redraw of this always-animating window (a higher priority, one frame after the
+    other under software GL on a busy machine) can starve that idle for good: the app stays
+    connected to the accessibility bus but exports nothing. While the window is minimized it
+    does not draw, the idle runs and the app registers; the window is then restored.
+    (GTK 4.8 does not report the minimized window as iconified: xdotool --sync waits on X.)"""
+    env = dict(os.environ)
+    log_dir = log_dir or tempfile.gettempdir()
+    log = tempfile.NamedTemporaryFile(prefix="ad-e2e-%s-" % name, suffix=".log", dir=log_dir,
+                                      delete=False)
+    popen = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+    log.close()
+    _track_for_desktop_down(popen.pid)
+    try:
+        deadline = time.monotonic() + timeout
+        nudge_at = time.monotonic() + 3.0
+        while True:
+            try:
+                w = obs.window_for_pid(popen.pid)
+                if w is not None and w.childCount > 0:
+                    break
+            except Exception:
+                pass
+            if popen.poll() is not None:
+                raise AssertionError("%s exited before it registered" % name)
+            if time.monotonic() > deadline:
+                raise AssertionError("%s did not register on the AT-SPI bus within %gs"
+                                     % (name, timeout))
+            if time.monotonic() > nudge_at:
+                set_minimized(popen.pid, GTK4_FACTORY_TITLE, True)
+                nudge_at = time.monotonic() + 3.0
+            time.sleep(0.1)
+        set_minimized(popen.pid, GTK4_FACTORY_TITLE, False)
+    except BaseException:
+        stop_process(popen)
+        raise
+    return AppInstance(name, popen.pid, popen=popen, log=log.name)
 
 
 # ---- geometry ----------------------------------------------------------------------------

@@ -23,6 +23,8 @@ PACKAGES=(
   gnome-calculator gtk-3-examples gtk-4-examples
   # a Chromium browser (tests/e2e/test_chromium.py: web popups on the AT-SPI bus)
   chromium
+  # a Qt 5 app (tests/fixture-qt: Qt's bridge, its combo popups)
+  python3-pyqt5
   # test tooling
   jq python3 python3-pytest python3-pyatspi gir1.2-atspi-2.0
 )

@@ -62,7 +62,8 @@ ROLE_TO_CANONICAL = {
 # AT-SPI role names that agent-desktop counts as buttons (canonical "button").
 BUTTON_ROLES = {k for k, v in ROLE_TO_CANONICAL.items() if v == "button"}
 
-WINDOW_ROLES = {"frame", "window", "dialog"}
+# "filler": a Qt 5 top-level plain QWidget (tests/fixture-qt).
+WINDOW_ROLES = {"frame", "window", "dialog", "filler"}
 
 Observed = namedtuple(
     "Observed",

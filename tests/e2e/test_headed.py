@@ -84,6 +84,25 @@ def test_headed_click(cli, fixture_app):
     assert is_active(fixture_app.window())  # a ref target focuses its window first
 
 
+def test_headed_click_on_an_open_gtk3_menu_item(cli, fixture_app):
+    """A GTK3 menu shows in an override-redirect popup window of the app while AT-SPI keeps
+    its items under the menu bar of the main window: the point is verified against that
+    popup, and the item is clicked for real."""
+    before = need_state(fixture_app)
+    cli.ok("click", ref(cli, "file_menu"))
+    obs.wait_until(lambda: "showing" in obs.state_names(obs.by_id(fixture_app.window(),
+                                                                  "about_item")),
+                   what="the File menu to open")
+    x, y, w, h = obs.extents(obs.by_id(fixture_app.window(), "about_item"))  # while open
+    data = cli.ok("--headed", "click", ref(cli, "about_item"))
+    assert data["disposition"] == UNVERIFIED
+    assert _physical(data["steps"], "pointer_click"), data["steps"]
+    point = data["target"]["point"]
+    assert x <= point["x"] < x + w and y <= point["y"] < y + h, (point, (x, y, w, h))
+    state = wait_state(fixture_app, lambda s: s["about"] == before["about"] + 1, "About to run")
+    assert state["last_action"] == "about"
+
+
 def test_headed_double_click(cli, fixture_app):
     before = need_state(fixture_app)
     data = cli.ok("--headed", "double-click", ref(cli, "inc_button"))

@@ -55,11 +55,33 @@ json_t *ad_post_state_json(const ad_node *n, bool hide_value, bool value_action)
     return o;
 }
 
+/* Does the element show `want` as its choice? A combo box by its value; a list, which has
+ * none, by the state of its option that shows `want`. 1 yes, 0 no, -1 unreadable. */
+static int shows_choice(const ad_node *n, const char *want)
+{
+    if (n->value.state == AD_FIELD_KNOWN)
+        return strcmp(ad_text_get(&n->value), want) == 0;
+    if (n->value.state == AD_FIELD_UNKNOWN)
+        return -1;
+    const ad_node *holder = n->n_children == 1 && strcmp(n->children[0]->role, "menu") == 0
+                                ? n->children[0]
+                                : n;
+    for (size_t i = 0; i < holder->n_children; i++) {
+        const ad_node *c = holder->children[i];
+        const char *text = ad_node_display_text(c);
+        if (text && strcmp(text, want) == 0)
+            return c->states_state == AD_FIELD_KNOWN
+                       ? (c->states & (1u << AD_ST_SELECTED)) != 0
+                       : -1;
+    }
+    return -1; /* the option is not in this read */
+}
+
 /* Is the request already satisfied? Then nothing is delivered. */
 static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text)
 {
     if (spec->act == AD_ACT_SELECT)
-        return text && ad_text_get(&n->value) && strcmp(ad_text_get(&n->value), text) == 0;
+        return text && shows_choice(n, text) == 1;
     if (n->states_state != AD_FIELD_KNOWN)
         return false;
     switch (spec->verify) {
@@ -225,8 +247,11 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
             case AD_VERIFY_EXPANDED: outcome = states ? expanded(n) : -1; break;
             case AD_VERIFY_COLLAPSED: outcome = states ? !expanded(n) : -1; break;
             case AD_VERIFY_VALUE:
-                outcome = n->value.state == AD_FIELD_UNKNOWN ? -1
-                                                               : strcmp(v ? v : "", want) == 0;
+                if (spec->act == AD_ACT_SELECT)
+                    outcome = shows_choice(n, want);
+                else
+                    outcome = n->value.state == AD_FIELD_UNKNOWN ? -1
+                                                                   : strcmp(v ? v : "", want) == 0;
                 break;
             case AD_VERIFY_INSERTED:
                 /* An empty GTK entry reads as an absent value: that is "". */
@@ -394,10 +419,8 @@ static const char *expected_value(const ad_action_spec *spec, const char *text)
     return text ? text : "";
 }
 
-static void verification_details(json_t *details, const ad_action_spec *spec, int outcome,
-                                 bool secure)
+static void verification_details(json_t *details, bool value_kind, int outcome, bool secure)
 {
-    bool value_kind = spec->verify == AD_VERIFY_VALUE || spec->verify == AD_VERIFY_INSERTED;
     if (outcome == 0) {
         json_object_set_new(details, "verification_scope",
                             json_string(value_kind ? "element_value" : "element_state"));
@@ -437,7 +460,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         goto done;
     bool secure = r.node->secure;
     bool hide = secret_io || secure;
-    bool value_action = spec->verify == AD_VERIFY_VALUE || spec->verify == AD_VERIFY_INSERTED;
+    /* A list has no value: a select there is checked through its option's state. */
+    bool value_action = (spec->verify == AD_VERIFY_VALUE &&
+                         !(spec->act == AD_ACT_SELECT && r.node->value.state == AD_FIELD_ABSENT)) ||
+                        spec->verify == AD_VERIFY_INSERTED;
     if (already_satisfied(spec, r.node, text)) {
         res.n_steps = 1;
         snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s",
@@ -498,7 +524,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     if (spec->verify != AD_VERIFY_NONE) {
         outcome = secure ? -1 : read_back(ctx, spec, &r, expected_value(spec, text),
                                           was_checked, before);
-        verification_details(details, spec, outcome, secure);
+        verification_details(details, value_action, outcome, secure);
         if (outcome == 1)
             delivery = AD_DELIVERED_VERIFIED;
     }

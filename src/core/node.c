@@ -193,6 +193,35 @@ bool ad_node_has_text(const ad_node *n, const char *text)
            ad_contains_ci(ad_text_get(&n->description), text);
 }
 
+/* The only named node under n: *found counts the named ones seen (stops at two). */
+static const ad_node *only_named(const ad_node *n, int *found)
+{
+    const ad_node *hit = NULL;
+    for (size_t i = 0; i < n->n_children && *found < 2; i++) {
+        const ad_node *c = n->children[i];
+        const char *name = ad_text_get(&c->name);
+        if (name && *name) {
+            (*found)++;
+            hit = c;
+        } else {
+            const ad_node *below = only_named(c, found);
+            if (below)
+                hit = below;
+        }
+    }
+    return *found == 1 ? hit : NULL;
+}
+
+const char *ad_node_display_text(const ad_node *n)
+{
+    const char *name = ad_text_get(&n->name);
+    if (name && *name)
+        return name;
+    int found = 0;
+    const ad_node *label = only_named(n, &found);
+    return label ? ad_text_get(&label->name) : NULL;
+}
+
 bool ad_option_role(const ad_node *n)
 {
     return strcmp(n->role, "option") == 0 || strcmp(n->role, "menuitem") == 0;

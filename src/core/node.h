@@ -94,6 +94,9 @@ bool ad_contains_ci(const char *hay, const char *needle);
  * case-insensitively: what wait --text, --wait-for selectors and find --text look at. */
 bool ad_node_has_text(const ad_node *n, const char *text);
 
+/* The text an option shows: its name, or, when it has none (a GTK3 list row holds a label),
+ * the name of its only named descendant. NULL when neither is known. Borrowed from n. */
+const char *ad_node_display_text(const ad_node *n);
 /* True for a choice inside a list or menu (option, menuitem): a "Select" action on it picks
  * it, unlike the Select of a container, which picks a child by name. */
 bool ad_option_role(const ad_node *n);

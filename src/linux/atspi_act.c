@@ -231,7 +231,7 @@ static int select_child(sd_bus *bus, const ad_node *target, const address *a,
     int index = -1, matches = 0, unread = 0;
     for (size_t i = 0; i < holder->n_children; i++) {
         const ad_node *c = holder->children[i];
-        const char *name = ad_text_get(&c->name);
+        const char *name = ad_node_display_text(c);
         if (c->name.state == AD_FIELD_UNKNOWN)
             unread++;
         if (name && strcmp(name, text) == 0 && matches++ == 0)

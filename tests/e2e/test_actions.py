@@ -326,6 +326,28 @@ def test_select_combo(cli, fixture_app, fixture_window_id):
     wait_state(fixture_app, lambda s: s["color"] == "Red", "colour Red")
 
 
+def test_select_in_a_gtk3_list(cli, fixture_app):
+    """A GTK3 list box: its rows have no name of their own, the text is a label inside; the
+    row that shows the text is picked and the list is read back through that row's state."""
+    before = need_state(fixture_app)
+    want = "Fish" if before["pet"] == "Dog" else "Dog"
+    pets = ref(cli, "pet_list")
+    data = cli.ok("select", pets, want)
+    assert data["disposition"] == VERIFIED, data
+    assert data["details"]["verification_scope"] == "element_state"
+    assert data["post_state"]["role"] == "listbox" and "value" not in data["post_state"]
+    assert data["steps"] == [semantic_step("Selection.SelectChild", verified=True)]
+    state = wait_state(fixture_app, lambda s: s["pet"] == want, "the pet %s" % want)
+    rows = obs.by_id(fixture_app.window(), "pet_list")
+    chosen = [r for r in (rows.getChildAtIndex(i) for i in range(rows.childCount))
+              if "selected" in obs.state_names(r)]
+    assert [r.getChildAtIndex(0).name for r in chosen] == [want]
+    again = cli.ok("select", pets, want)
+    assert again["disposition"] == NOT_DELIVERED
+    expect_error(cli.run("select", pets, "Hamster"), "ELEMENT_NOT_FOUND", kind="option_absent")
+    unchanged(fixture_app, state)
+
+
 def _selected_rows(acc):
     sel = acc.querySelection()
     return sorted(sel.getSelectedChild(i).getIndexInParent()

@@ -36,6 +36,7 @@ typedef struct {
   GtkWidget *name_entry;
   GtkWidget *password_entry;
   GtkWidget *color_combo;
+  GtkWidget *pet_list; /* a GtkListBox: select by display text in a list */
   GtkWidget *rows_box;
   GtkWidget *fruit_tree;
   GtkWidget *status_label;
@@ -106,7 +107,7 @@ static void write_state(Fixture *fx, const char *action) {
     gtk_label_set_text(GTK_LABEL(fx->status_label), status);
     g_free(status);
   }
-  if (fx->state_file == NULL || fx->fruit_tree == NULL) {
+  if (fx->state_file == NULL || fx->fruit_tree == NULL || fx->pet_list == NULL) {
     return;
   }
   GString *out = g_string_new("{");
@@ -141,11 +142,14 @@ static void write_state(Fixture *fx, const char *action) {
   g_string_append_printf(out,
                          ",\"remove_me_present\":%s,\"show_later_clicks\":%d,"
                          "\"late_pending\":%s,\"late_label\":%s,\"late_arrivals\":%d,"
-                         "\"name_changes\":%d",
+                         "\"name_changes\":%d,\"pet\":",
                          fx->remove_me != NULL ? "true" : "false", fx->show_later_clicks,
                          fx->late_timer != 0 ? "true" : "false",
                          fx->late_label != NULL ? "true" : "false", fx->late_arrivals,
                          fx->name_changes);
+  GtkListBoxRow *pet = gtk_list_box_get_selected_row(GTK_LIST_BOX(fx->pet_list));
+  json_string(out, pet != NULL ? gtk_label_get_text(GTK_LABEL(gtk_bin_get_child(GTK_BIN(pet))))
+                               : NULL);
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {
@@ -192,6 +196,27 @@ static void on_password_changed(GtkEditable *e, gpointer data) {
 static void on_color_changed(GtkComboBox *c, gpointer data) {
   (void)c;
   write_state(data, "color changed");
+}
+
+static void on_pet_selected(GtkListBox *list, GtkListBoxRow *row, gpointer data) {
+  (void)list;
+  (void)row;
+  write_state(data, "pet selected");
+}
+
+/* Rows whose text is a label inside an unnamed row, as GTK3 lists usually are. */
+static GtkWidget *build_pet_list(Fixture *fx) {
+  GtkWidget *list = gtk_list_box_new();
+  ad_name(list, "pet_list", "Pets");
+  gtk_list_box_set_selection_mode(GTK_LIST_BOX(list), GTK_SELECTION_SINGLE);
+  static const char *const pets[] = {"Cat", "Dog", "Fish"};
+  for (size_t i = 0; i < G_N_ELEMENTS(pets); i++) {
+    gtk_container_add(GTK_CONTAINER(list), gtk_label_new(pets[i]));
+  }
+  gtk_list_box_unselect_all(GTK_LIST_BOX(list));
+  g_signal_connect(list, "row-selected", G_CALLBACK(on_pet_selected), fx);
+  fx->pet_list = list;
+  return list;
 }
 
 static void on_twin(GtkButton *b, gpointer data) {
@@ -522,6 +547,7 @@ static void build_window(Fixture *fx) {
   ad_name(fx->color_combo, "color_combo", "Color");
   g_signal_connect(fx->color_combo, "changed", G_CALLBACK(on_color_changed), fx);
   gtk_box_pack_start(c, fx->color_combo, FALSE, FALSE, 0);
+  gtk_box_pack_start(c, build_pet_list(fx), FALSE, FALSE, 0);
   /* (e) twins: same role, name, no id, no description */
   GtkWidget *twins[2];
   for (int i = 0; i < 2; i++) {

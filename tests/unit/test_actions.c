@@ -25,7 +25,16 @@ static ad_node *form_tree(void)
               fk("checkbox|n=Done|a=Click|s=checked|cap=checkable", NULL),
               fk("textfield|n=Name|v=old|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Secret|a=SetValue|a=TypeText|cap=editable|secure", NULL),
-              fk("statictext|n=Status", NULL), NULL);
+              fk("statictext|n=Status", NULL),
+              /* A GTK3-style list: unnamed rows that hold a label. */
+              fk("listbox|n=Pets|a=Select",
+                 fk("option", fk("statictext|n=Cat", NULL), NULL),
+                 fk("option|s=selected", fk("statictext|n=Dog", NULL), NULL), NULL),
+              /* A Qt-style combo: no selection route, only a click. */
+              fk("combobox|n=Apple|a=Click",
+                 fk("list", fk("option|n=Apple", NULL), fk("option|n=Pear", NULL), NULL),
+                 NULL),
+              NULL);
 }
 
 typedef struct {
@@ -175,6 +184,61 @@ static void test_check_is_verified_by_readback(void **state)
     json_decref(env);
 }
 
+/* The fake's select effect: the row that shows "Cat" becomes the selected one. */
+static void select_cat(fake_adapter *fa, const ad_node *target)
+{
+    (void)target;
+    ad_node *pets = fk_find(fa->wins[0].root, "listbox", "Pets");
+    for (size_t i = 0; i < pets->n_children; i++) {
+        ad_node *row = pets->children[i];
+        bool cat = strcmp(ad_node_display_text(row), "Cat") == 0;
+        row->states = cat ? row->states | (1u << AD_ST_SELECTED)
+                          : row->states & ~(1u << AD_ST_SELECTED);
+    }
+}
+
+static json_t *select_in(fx *f, const char *name, const char *value, int want_exit)
+{
+    char *ref = ref_of(f, name);
+    json_t *env = run_g(f, "select", tu_args("select", "{s:s, s:s, s:i}", "ref_id", ref,
+                                             "value", value, "timeout_ms", 0),
+                        NULL, want_exit);
+    free(ref);
+    return env;
+}
+
+static void test_select_in_a_list_reads_the_row_state(void **state)
+{
+    fx *f = *state;
+    f->fake->act_effect = select_cat;
+    json_t *env = select_in(f, "Pets", "Cat", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
+    assert_string_equal(tu_str(env, "data.details.verification_scope"), "element_state");
+    assert_null(tu_at(env, "data.post_state.value")); /* a list has no value */
+    json_decref(env);
+}
+
+static void test_select_of_the_chosen_row_delivers_nothing(void **state)
+{
+    fx *f = *state;
+    json_t *env = select_in(f, "Pets", "Dog", 0);
+    assert_int_equal(f->fake->n_act, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    json_decref(env);
+}
+
+static void test_select_on_a_combo_without_selection_needs_the_pointer(void **state)
+{
+    fx *f = *state;
+    json_t *env = select_in(f, "Apple", "Pear", 1);
+    assert_int_equal(f->fake->n_act, 0);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_NOT_SUPPORTED");
+    assert_string_equal(tu_str(env, "error.details.kind"), "pointer_required");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    json_decref(env);
+}
+
 static void test_readable_contradiction_fails(void **state)
 {
     fx *f = *state;
@@ -252,6 +316,9 @@ int main(void)
         T(test_already_checked_delivers_nothing),
         T(test_check_is_verified_by_readback),
         T(test_readable_contradiction_fails),
+        T(test_select_in_a_list_reads_the_row_state),
+        T(test_select_of_the_chosen_row_delivers_nothing),
+        T(test_select_on_a_combo_without_selection_needs_the_pointer),
         T(test_pointer_gestures_refuse_headless),
         T(test_secure_value_never_echoed),
         T(test_uncertain_delivery_is_observed_not_repeated),

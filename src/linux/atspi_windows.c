@@ -211,6 +211,28 @@ static void fix_window_origins(sd_bus *bus, const ad_app *app, ad_window_list *l
     }
 }
 
+/* Chromium (156) keeps two nameless frames for the address bar's suggestion popup that claim
+ * VISIBLE and SHOWING while their X windows are unmapped. A window without a title can only
+ * be checked by its place: it counts as shown when the X server shows a viewable window of
+ * its process at its bounds (as Chromium's open <select> popup is). Without X the claim
+ * stands. */
+static void drop_unshown_nameless(ad_window_list *l, size_t from)
+{
+    for (size_t i = from; i < l->count;) {
+        ad_window *w = &l->items[i];
+        bool nameless = !w->title || !*w->title;
+        if (nameless && w->visible && w->bounds_known && w->bounds.width > 0 &&
+            ad_x11_pid_shows_rect(w->pid, (int)w->bounds.x, (int)w->bounds.y,
+                                  (int)w->bounds.width, (int)w->bounds.height) == 0) {
+            ad_window_clear(w);
+            memmove(w, w + 1, (l->count - i - 1) * sizeof(*w));
+            l->count--;
+            continue;
+        }
+        i++;
+    }
+}
+
 int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
                           ad_window_list *ret, ad_error *err)
 {
@@ -266,6 +288,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         }
         free_probes(ctxs[i].wins);
         fix_window_origins(bus, &apps->items[i], ret, first_of_app);
+        drop_unshown_nameless(ret, first_of_app);
     }
     free(ctxs);
     ad_app_list_free(&all);

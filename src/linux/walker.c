@@ -32,6 +32,7 @@
  * simply answers the queued calls back to back. 1024 calls are about one frame's worth of
  * work for GTK 4 (~50 us each); a larger tree still queues the rest here. */
 #define IN_FLIGHT 1024
+#define ROLE_ENTRY 79u /* ATSPI_ROLE_ENTRY */
 
 uint32_t ad_atspi_interface_bit(const char *name)
 {
@@ -278,8 +279,11 @@ static void request_extras(wnode *wn, bool need_id)
         return;
     }
     bool has_name = n->name.state == AD_FIELD_KNOWN;
-    if (wn->ifaces & AD_IF_EDITABLE_TEXT || ((wn->ifaces & AD_IF_TEXT) && !has_name &&
-                                             !(wn->ifaces & AD_IF_VALUE))) {
+    /* An entry's text is its value even without EditableText: Chromium (156) gives its
+     * <input> fields Text only, and a name from their label. */
+    bool entry = (wn->ifaces & AD_IF_TEXT) && wn->have_role && wn->role == ROLE_ENTRY;
+    if (wn->ifaces & AD_IF_EDITABLE_TEXT || entry ||
+        ((wn->ifaces & AD_IF_TEXT) && !has_name && !(wn->ifaces & AD_IF_VALUE))) {
         int32_t chars = (int32_t)wn->w->lim->max_field_bytes;
         ad_pipe_args a = {.sig = "ii", .i = {0, chars}};
         call(wn, ATSPI_IFACE_TEXT, "GetText", &a, on_text_value);

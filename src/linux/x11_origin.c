@@ -66,3 +66,63 @@ int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
     xcb_disconnect(c);
     return rc;
 }
+
+static bool near(int a, int b)
+{
+    return abs(a - b) <= 2;
+}
+
+/* The window's _NET_WM_PID, or that of one of its children (a frame's client). */
+static bool owned_by(xcb_ewmh_connection_t *ewmh, xcb_window_t w, int pid, bool look_below)
+{
+    uint32_t wpid = 0;
+    if (xcb_ewmh_get_wm_pid_reply(ewmh, xcb_ewmh_get_wm_pid(ewmh, w), &wpid, NULL) &&
+        (int)wpid == pid)
+        return true;
+    if (!look_below)
+        return false;
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(ewmh->connection,
+                                                     xcb_query_tree(ewmh->connection, w), NULL);
+    bool found = false;
+    for (int i = 0; t && i < xcb_query_tree_children_length(t) && !found; i++)
+        found = owned_by(ewmh, xcb_query_tree_children(t)[i], pid, false);
+    free(t);
+    return found;
+}
+
+int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h)
+{
+    if (!getenv("DISPLAY") || pid <= 0)
+        return -1;
+    int screen_no = 0, shown = 0;
+    xcb_connection_t *c = xcb_connect(NULL, &screen_no);
+    if (xcb_connection_has_error(c)) {
+        xcb_disconnect(c);
+        return -1;
+    }
+    xcb_ewmh_connection_t ewmh;
+    if (!xcb_ewmh_init_atoms_replies(&ewmh, xcb_ewmh_init_atoms(c, &ewmh), NULL)) {
+        xcb_disconnect(c);
+        return -1;
+    }
+    xcb_window_t root = ewmh.screens[screen_no]->root;
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, xcb_query_tree(c, root), NULL);
+    int n = t ? xcb_query_tree_children_length(t) : 0;
+    for (int i = 0; i < n && i < 4096 && !shown; i++) {
+        xcb_window_t kid = xcb_query_tree_children(t)[i];
+        xcb_get_window_attributes_reply_t *a =
+            xcb_get_window_attributes_reply(c, xcb_get_window_attributes(c, kid), NULL);
+        xcb_get_geometry_reply_t *g = a && a->map_state == XCB_MAP_STATE_VIEWABLE
+                                          ? xcb_get_geometry_reply(c, xcb_get_geometry(c, kid),
+                                                                   NULL)
+                                          : NULL;
+        if (g && near(g->x, x) && near(g->y, y) && near(g->width, w) && near(g->height, h))
+            shown = owned_by(&ewmh, kid, pid, true);
+        free(a);
+        free(g);
+    }
+    free(t);
+    xcb_ewmh_connection_wipe(&ewmh);
+    xcb_disconnect(c);
+    return shown;
+}

@@ -13,4 +13,9 @@
  * Returns 0 and fills x, y; -1 when there is no X display, no such window, or several. */
 int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y);
 
+/* Does the X server show a viewable window of `pid` with this root rectangle (within 2 px)?
+ * Looks at the root's children and, for window-manager frames, their children. 1 yes, 0 no,
+ * -1 when there is no X display. */
+int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h);
+
 #endif

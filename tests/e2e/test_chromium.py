@@ -13,6 +13,7 @@ What Chromium 156 exposes (measured on Debian 12, X11, at-spi2-core 2.46):
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import atspi_observer as obs
+from action_helpers import xdotool
 from e2e_helpers import REPO_ROOT, expect_error, launch, nodes, ref_number
 
 APP = ["--app", "Chromium"]
@@ -297,3 +299,49 @@ def test_click_button_and_type_in_page(cli, page):
     assert {"check": "supported_action", "status": "fail",
             "reason": "the element exposes no value write"} in err["details"]["checks"]
     assert obs.text_of(entry) == before
+
+
+def _hidden_frames(inst):
+    """Nameless frames with children that claim to be shown: the address bar's suggestion
+    popup, whose X windows are unmapped."""
+    app = obs.app_for_pid(inst.pid)
+    return [w for w in obs.windows_of(app) if w.getRoleName() == "frame" and not w.name and
+            w.childCount > 0]
+
+
+def test_hidden_nameless_frames_are_not_windows(cli, page):
+    """Chromium's unmapped suggestion-popup frames claim VISIBLE and SHOWING; the X server
+    says otherwise, so they are neither windows nor surfaces, and --app picks the one real
+    window even when Chromium is not the active app."""
+    assert _hidden_frames(page), "Chromium no longer keeps hidden frames: revisit this test"
+    windows = [w for w in cli.ok("list-windows", *APP) if w["pid"] == page.pid]
+    assert [w["title"] for w in windows] == [WINDOW_TITLE], windows
+    surfaces = cli.ok("list-surfaces", *APP)["surfaces"]
+    assert [s["title"] for s in surfaces if s["type"] == "window"] == [WINDOW_TITLE]
+    # Another window takes the focus: the choice no longer rests on "active".
+    other = subprocess.Popen(["xmessage", "-center", "focus thief"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        xdotool("search", "--sync", "--onlyvisible", "--pid", other.pid, "--name", "xmessage")
+        wid = xdotool("search", "--onlyvisible", "--pid", other.pid, "--name", "xmessage")
+        xdotool("windowactivate", "--sync", wid.split()[0])
+        snap = cli.ok("snapshot", *APP, "-i")
+        assert snap["window"]["title"] == WINDOW_TITLE
+    finally:
+        other.kill()
+        other.wait(10)
+
+
+def test_headed_type_into_a_page_field(cli, page):
+    """Chromium's text inputs have Text but no EditableText: headless writes refuse, and
+    --headed typing goes through the keyboard and is read back from the Text interface."""
+    field = cli.ok("find", *APP, "--role", "textfield", "--name", "Name", "--exact",
+                   "--first")["match"]["ref_id"]
+    entry = _find(_document(page), "entry", "Name")
+    before = obs.text_of(entry)
+    data = cli.ok("--headed", "type", field, "\u00e9t\u00e9")
+    assert data["disposition"] == {"delivery": "delivered_verified", "retry": "unsafe"}
+    assert "\u00e9t\u00e9" in data["post_state"]["value"]
+    obs.wait_until(lambda: len(obs.text_of(entry)) == len(before) + 3 and
+                   "\u00e9t\u00e9" in obs.text_of(entry), what="the typed text in the page")

@@ -40,11 +40,14 @@ static int read_popup_for(sd_bus_message *m, bool *ret)
 
 static void on_relations(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     wnode *wn = ud;
     bool popup;
     if (m && read_popup_for(m, &popup) >= 0) {
         wn->node->popup = popup;
+        wn->node->popup_state = AD_FIELD_KNOWN;
+    } else if (e && e->name && strcmp(e->name, "org.freedesktop.DBus.Error.UnknownMethod") == 0) {
+        /* A bridge without relations declares no popups: known, not a popover. */
+        wn->node->popup = false;
         wn->node->popup_state = AD_FIELD_KNOWN;
     } else {
         /* Unread: a surface lookup cannot say this panel is no open popover. */

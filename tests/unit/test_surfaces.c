@@ -153,8 +153,10 @@ static void test_wait_menu_counts_a_popover(void **state)
                                          "timeout", 500), 0);
     assert_true(json_is_true(tu_at(env, "data.found")));
     json_decref(env);
-    run(f, "wait", tu_args("wait", "{s:s, s:b, s:i}", "app", "editor", "menu_closed", 1,
-                           "timeout", 300), 1);
+    env = run(f, "wait", tu_args("wait", "{s:s, s:b, s:i}", "app", "editor", "menu_closed", 1,
+                                 "timeout", 300), 1);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    json_decref(env);
     fk_find(f->doc->root, "group", "Options")->states |= 1u << AD_ST_HIDDEN;
     env = run(f, "wait", tu_args("wait", "{s:s, s:b, s:i}", "app", "editor", "menu_closed", 1,
                                  "timeout", 500), 0);

@@ -51,6 +51,11 @@ typedef struct ad_node {
     ad_field_state bounds_state;
     ad_rect bounds; /* screen coordinates */
     bool secure;    /* a password field: its value is never read */
+    /* The element declares itself a popup for another element (AT-SPI RELATION_POPUP_FOR:
+     * a GTK3 popover). Asked only where an adapter looks for popovers; elsewhere ABSENT
+     * means "not asked", the same absent-by-choice as unread bounds. */
+    ad_field_state popup_state;
+    bool popup;
     /* Children: live_child_count is what the element reported (-1 unknown). children_cut is
      * true when some live children were not read (a limit or the deadline cut them). */
     long live_child_count;

@@ -1,4 +1,4 @@
-/* surface.c: selecting and reading surfaces; finding open menus. */
+/* surface.c: selecting and reading surfaces (what an open menu is: surface_menu.c). */
 #include "core/surface.h"
 
 #include <stdlib.h>
@@ -8,27 +8,6 @@
 #include "core/window_select.h"
 
 const char *const ad_surface_kinds[] = {"window", "focused", "sheet", "alert", "menu", NULL};
-
-static bool shown(const ad_node *n)
-{
-    return n->states_state == AD_FIELD_KNOWN &&
-           !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
-}
-
-const ad_node *ad_surface_open_menu(const ad_node *n)
-{
-    if (strcmp(n->role, "menu") == 0 && shown(n)) {
-        for (size_t i = 0; i < n->n_children; i++)
-            if (shown(n->children[i]))
-                return n;
-    }
-    for (size_t i = 0; i < n->n_children; i++) {
-        const ad_node *m = ad_surface_open_menu(n->children[i]);
-        if (m)
-            return m;
-    }
-    return NULL;
-}
 
 /* The menu, or the list of a combo box, that n sits in; NULL when none. */
 static const ad_node *popup_of(const ad_node *n)
@@ -237,6 +216,24 @@ static json_t *surface_entry(const ad_window *w, const char *type)
     return json_pack("{s:s, s:s?, s:s}", "id", w->id, "title", w->title, "type", type);
 }
 
+/* A top level that only carries a popup menu (a GTK3 context menu): its menu is the surface,
+ * the window itself is not one. */
+static bool menu_window(const ad_window *w)
+{
+    return w->kind && strcmp(w->kind, "menu") == 0;
+}
+
+static json_t *menu_entry(const ad_window *w, const ad_node *menu)
+{
+    json_t *m = surface_entry(w, "menu");
+    json_object_set_new(m, "item_count", json_integer((json_int_t)ad_surface_item_count(menu)));
+    const char *name = ad_text_get(&menu->name);
+    json_object_del(m, "title");
+    if (name)
+        json_object_set_new(m, "title", json_string(name));
+    return m;
+}
+
 json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
 {
     ad_window_list wins = {0};
@@ -254,26 +251,20 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
         const char *type = window_is(w, "sheet") ? "sheet"
                          : window_is(w, "alert") ? "alert"
                                                  : "window";
-        json_t *entry = surface_entry(w, type);
-        json_array_append_new(list, entry);
         ad_read_limits lim = ad_read_limits_default(deadline_us);
         ad_tree t = {0};
-        if (ctx->adapter->ops->read_window(ctx->adapter, w->id, &lim, &t, &ignored) < 0 ||
-            !t.complete) {
-            json_object_set_new(json_array_get(list, json_array_size(list) - 1),
-                                "unclassified", json_pack("[s]", "menu"));
-        }
+        bool read = ctx->adapter->ops->read_window(ctx->adapter, w->id, &lim, &t, &ignored) == 0;
         const ad_node *menu = t.root ? ad_surface_open_menu(t.root) : NULL;
-        ad_popup_hosts_note(&hosts, w, &t, entry, menu); /* Chromium popups: surface_popup.h */
-        if (menu) {
-            json_t *m = surface_entry(w, "menu");
-            json_object_set_new(m, "item_count", json_integer((json_int_t)menu->n_children));
-            const char *name = ad_text_get(&menu->name);
-            json_object_del(m, "title");
-            if (name)
-                json_object_set_new(m, "title", json_string(name));
-            json_array_append_new(list, m);
+        json_t *entry = NULL;
+        if (!menu || !menu_window(w)) {
+            entry = surface_entry(w, type);
+            if (!read || !t.complete)
+                json_object_set_new(entry, "unclassified", json_pack("[s]", "menu"));
+            json_array_append_new(list, entry);
         }
+        ad_popup_hosts_note(&hosts, w, &t, entry, menu); /* Chromium popups: surface_popup.h */
+        if (menu)
+            json_array_append_new(list, menu_entry(w, menu));
         ad_tree_clear(&t);
         ad_error_clear(&ignored);
     }

@@ -1,6 +1,7 @@
 /* surface.h: the UI layers read separately from a window (surfaces.md): the window itself,
  * the focused window, an open menu, a sheet (modal dialog) and an alert. On Linux all of them
- * are window-owned: a menu is found inside one of the app's windows. */
+ * are window-owned: a menu (or a GTK3 popover) is found inside one of the app's windows, which
+ * for a GTK3 context menu is its own popup-menu top level (ad_window.kind "menu"). */
 #ifndef AD_SURFACE_H
 #define AD_SURFACE_H
 
@@ -28,7 +29,8 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
                     const ad_read_limits *lim, ad_surface *ret, ad_error *err);
 void ad_surface_clear(ad_surface *s);
 
-/* The outermost open menu in a read: a `menu` whose items are shown. NULL when none. */
+/* The outermost open menu in a read, depth first: a shown `menu` with a shown item, or an
+ * open popover (ad_surface_is_popover). NULL when none (surface_menu.c). */
 const ad_node *ad_surface_open_menu(const ad_node *root);
 /* True when n sits inside a popup: under a menu, or under the list of a combo box. Such
  * items show in a popup window of their own on X11 (GTK3 menus, Qt combo lists), not in
@@ -37,6 +39,10 @@ bool ad_surface_in_popup(const ad_node *n);
 /* Where pointer input aims at n (bounds known): its center, or, inside a popup, the center
  * of the part of it that lies inside the popup. */
 void ad_surface_target_point(const ad_node *n, int *ret_x, int *ret_y);
+/* A shown element that declares itself a popup for another (a GTK3 popover). */
+bool ad_surface_is_popover(const ad_node *n);
+/* list-surfaces item_count: a menu's children, or the shown refable elements of a popover. */
+size_t ad_surface_item_count(const ad_node *menu);
 
 /* Surfaces a process presents now, as list-surfaces and action results report them: one
  * entry per window (type window, sheet or alert) and per open menu (with item_count). A

@@ -42,7 +42,12 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
 
 static bool narrow_pass(const ad_window *w, int step)
 {
-    return step == 0 ? w->visible : step == 1 ? w->is_focused : w->accessible;
+    /* Step 0 sets aside a top level that only carries a popup menu (a GTK3 context menu
+     * takes the focus from its window): the app's window is the one behind it. */
+    return step == 0   ? !(w->kind && strcmp(w->kind, "menu") == 0)
+           : step == 1 ? w->visible
+           : step == 2 ? w->is_focused
+                       : w->accessible;
 }
 
 int ad_window_narrow(const ad_window *wins, size_t count, bool *keep)
@@ -53,7 +58,7 @@ int ad_window_narrow(const ad_window *wins, size_t count, bool *keep)
         return 0;
     /* Each step keeps the windows that pass it, unless none does (then it is skipped), and
      * stops as soon as exactly one is left. */
-    for (int step = 0; step < 3; step++) {
+    for (int step = 0; step < 4; step++) {
         size_t left = 0, last = 0;
         for (size_t i = 0; i < count; i++)
             if (keep[i] && narrow_pass(&wins[i], step)) {

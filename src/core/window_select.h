@@ -12,12 +12,13 @@
 int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
                      ad_error *err);
 
-/* Chooses one window: by --window-id, else among --app's windows by the four narrowing steps,
+/* Chooses one window: by --window-id, else among --app's windows by the narrowing steps,
  * else the focused window. Fills *ret (caller clears it) and *ret_app_name (caller frees). */
 int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                      ad_window *ret, ad_error *err);
 
-/* Applies the narrowing steps (one window; visible; focused; accessible). Returns the index
+/* Applies the narrowing steps (one window; not a popup-menu top level, ad_window.kind "menu";
+ * visible; focused; accessible). Returns the index
  * chosen, or -1 when several remain; keep[i] (count entries, caller's) then marks the windows
  * still left. Exposed for unit tests. */
 int ad_window_narrow(const ad_window *wins, size_t count, bool *keep);

@@ -29,9 +29,11 @@
 #define AD_ATSPI_ROLE_COUNT 130u
 
 /* The AtspiRole numbers the mapping logic itself refers to. */
+#define AD_ATSPI_ROLE_PANEL 39u
 #define AD_ATSPI_ROLE_PASSWORD_TEXT 40u
 #define AD_ATSPI_ROLE_TERMINAL 60u
 #define AD_ATSPI_ROLE_TEXT 61u
+#define AD_ATSPI_ROLE_WINDOW 69u
 #define AD_ATSPI_ROLE_APPLICATION 75u
 #define AD_ATSPI_ROLE_EDITBAR 77u
 #define AD_ATSPI_ROLE_ENTRY 79u

@@ -29,8 +29,9 @@ typedef struct win_probe {
     ad_atspi_states states;
     char *name;
     ad_rect bounds;
-    int answers; /* role, state, name, extents */
+    int answers; /* role, state, name, extents, attributes */
     bool have_role, have_states, have_bounds, failed;
+    bool popup_menu; /* GTK3 "window-type" attribute "popup-menu" */
     struct win_probe *next;
 } win_probe;
 
@@ -109,6 +110,24 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     }
 }
 
+/* GTK 3.24 exposes the GdkWindowTypeHint of a top level as the attribute "window-type". An
+ * unattached GtkMenu (a context menu from gtk_menu_popup_at_pointer) is its own top level of
+ * role `window` with "window-type" "popup-menu", holding the `menu`; attached menus stay inside
+ * their window's tree instead. */
+static void on_attributes(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    win_probe *w = ud;
+    const char *k, *v;
+    if (cancelled(e))
+        return;
+    w->answers++;
+    if (!m || sd_bus_message_enter_container(m, 'a', "{ss}") < 0)
+        return; /* no attributes: an ordinary window, as before this was read */
+    while (sd_bus_message_read(m, "{ss}", &k, &v) > 0)
+        if (strcmp(k, "window-type") == 0 && strcmp(v, "popup-menu") == 0)
+            w->popup_menu = true;
+}
+
 static void probe_window(app_ctx *a, const char *bus, const char *path)
 {
     win_probe *w = calloc(1, sizeof(*w));
@@ -125,6 +144,8 @@ static void probe_window(app_ctx *a, const char *bus, const char *path)
     ad_pipe_call(a->pipe, bus, path, DBUS_IFACE_PROPERTIES, "Get", &name, on_name, w);
     ad_pipe_args ext = {.sig = "u", .u = 0};
     ad_pipe_call(a->pipe, bus, path, ATSPI_IFACE_COMPONENT, "GetExtents", &ext, on_extents, w);
+    ad_pipe_call(a->pipe, bus, path, ATSPI_IFACE_ACCESSIBLE, "GetAttributes", NULL,
+                 on_attributes, w);
 }
 
 static void on_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -174,9 +195,11 @@ static bool to_window(const win_probe *w, const app_ctx *a, ad_window *out)
     out->minimized = iconified;
     out->visible = visible && !iconified;
     out->accessible = true;
-    /* alert 2; dialog 16, file/color/font choosers 19, 9, 22 are dialogs. */
+    /* alert 2; dialog 16, file/color/font choosers 19, 9, 22 are dialogs; a popup-menu
+     * window 69 is a menu's own top level. */
     out->kind = w->role == 2 ? "alert"
               : (w->role == 16 || w->role == 19 || w->role == 9 || w->role == 22) ? "dialog"
+              : (w->role == 69 && w->popup_menu)                                  ? "menu"
                                                                                     : "window";
     out->modal = ad_atspi_state_has(w->states, STATE_MODAL);
     return true;
@@ -283,7 +306,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             }
             if (to_window(w, &ctxs[i], &ret->items[ret->count]))
                 ret->count++;
-            else if (w->answers < 4 && !w->failed)
+            else if (w->answers < 5 && !w->failed)
                 ret->unanswered++; /* not answered in time: unknown, never absent */
         }
         free_probes(ctxs[i].wins);

@@ -267,6 +267,7 @@ static void request_extras(wnode *wn, bool need_id)
         get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "AccessibleId", on_accessible_id);
     if (wn->w->lim->all_bounds)
         ad_walker_request_bounds(wn);
+    ad_walker_request_popup(wn);
     if (wn->ifaces & AD_IF_ACTION)
         get_prop(wn, ATSPI_IFACE_ACTION, "NActions", on_n_actions);
     else

@@ -61,6 +61,9 @@ void ad_walker_set_text(walker *w, ad_text *t, const char *s);
 void ad_walker_apply_role_states(wnode *wn);
 /* Asks for the node's extents once (nodes with a Component interface only). */
 void ad_walker_request_bounds(wnode *wn);
+/* Asks a panel directly under the window root whether it is a GTK3 popover
+ * (walker_popup.c). */
+void ad_walker_request_popup(wnode *wn);
 /* Builds the canonical action list from the raw names and the node's interfaces. */
 void ad_walker_finish_actions(wnode *wn);
 /* Reads a GetAll(Accessible) reply: Name, Description, AccessibleId, ChildCount. */

@@ -45,7 +45,9 @@ typedef struct {
     bool bounds_known;
     ad_rect bounds;
     bool is_focused, minimized, visible, accessible;
-    const char *kind; /* static: "window", "dialog" or "alert" (NULL counts as "window") */
+    /* static: "window", "dialog", "alert" or "menu" (a top level that only carries a popup
+     * menu, such as a GTK3 context menu); NULL counts as "window" */
+    const char *kind;
     bool modal;       /* a modal dialog: a sheet */
 } ad_window;
 

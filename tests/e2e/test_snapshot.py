@@ -226,6 +226,11 @@ def test_include_bounds_are_screen_extents(cli, fixture_app):
             continue
         o = obs.read(obs.at_path(win, path), path)
         assert obs.canonical_role(o.role) == "button" and (o.name or None) == n.get("name")
+        if "bounds" not in n:
+            # An unmapped button (the closed popover's Ping): GTK3 reports INT_MIN extents,
+            # which are no rectangle.
+            assert "showing" not in o.states and o.extents[0] == -2**31, (path, o)
+            continue
         assert rect(n["bounds"]) == o.extents, (path, n.get("name"))
         checked += 1
     assert checked >= 7

@@ -19,50 +19,22 @@
  * for the waits). A click on "Show later" while "Arrived" is shown removes the label at once
  * and adds it again 1 second later, so the sequence can be repeated in one app instance.
  * The state line also counts the name entry's "changed" signals (name_changes), so a test can
- * count keystrokes.
+ * count keystrokes. overlays.c adds a context menu and a popover (context_marks, pings).
  */
 #include <gtk/gtk.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "fixture.h"
+
 #define NEST_DEPTH 10
 #define LONG_LIST_ROWS 60
 
-typedef struct {
-  GtkWidget *window;
-  GtkWidget *count_label;
-  GtkWidget *feature_check;
-  GtkWidget *feature_label;
-  GtkWidget *name_entry;
-  GtkWidget *password_entry;
-  GtkWidget *color_combo;
-  GtkWidget *pet_list; /* a GtkListBox: select by display text in a list */
-  GtkWidget *rows_box;
-  GtkWidget *fruit_tree;
-  GtkWidget *status_label;
-  GtkWidget *dialog;
-  GtkWidget *count_value;
-  GtkWidget *remove_me;
-  GtkWidget *late_box;
-  GtkWidget *late_label;
-  guint late_timer;
-  int show_later_clicks;
-  int late_arrivals;
-  int name_changes;
-  int count;
-  int twin_clicks[2];
-  int deep_clicks;
-  int next_row;
-  int dialog_ok;
-  int about;
-  const char *last_action;
-  const char *state_file;
-} Fixture;
 
 /* Gives a widget its stable id (buildable name and ATK accessible id) and, when name is
  * not NULL, a fixed accessible name. Labels whose text changes pass NULL: their accessible
  * name is their current text. */
-static void ad_name(GtkWidget *w, const char *id, const char *name) {
+void ad_name(GtkWidget *w, const char *id, const char *name) {
   AtkObject *acc = gtk_widget_get_accessible(w);
   gtk_buildable_set_name(GTK_BUILDABLE(w), id);
   atk_object_set_accessible_id(acc, id);
@@ -98,7 +70,7 @@ static gboolean fruits_expanded(Fixture *fx) {
 
 /* Rewrites the state file with one JSON line; g_file_set_contents renames a temp file into
  * place, so a reader never sees half a line. */
-static void write_state(Fixture *fx, const char *action) {
+void write_state(Fixture *fx, const char *action) {
   if (action != NULL) {
     fx->last_action = action;
   }
@@ -150,6 +122,8 @@ static void write_state(Fixture *fx, const char *action) {
   GtkListBoxRow *pet = gtk_list_box_get_selected_row(GTK_LIST_BOX(fx->pet_list));
   json_string(out, pet != NULL ? gtk_label_get_text(GTK_LABEL(gtk_bin_get_child(GTK_BIN(pet))))
                                : NULL);
+  g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d", fx->context_marks,
+                         fx->pings);
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {
@@ -603,6 +577,8 @@ static void build_window(Fixture *fx) {
                      FALSE, FALSE, 0);
   gtk_box_pack_start(GTK_BOX(extra), hrow("late_row", "Late row", fx->remove_me, fx->late_box),
                      FALSE, FALSE, 0);
+  /* (n) a context menu and a popover, outside the window's own child tree on AT-SPI */
+  gtk_box_pack_start(GTK_BOX(extra), build_overlays(fx), FALSE, FALSE, 0);
 }
 
 int main(int argc, char **argv) {

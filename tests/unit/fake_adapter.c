@@ -63,6 +63,8 @@ static void apply_attr(ad_node *n, char *attr)
         else if (strcmp(attr, "v?") == 0) ad_text_unknown(&n->value);
         else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
         else if (strcmp(attr, "secure") == 0) n->secure = true;
+        else if (strcmp(attr, "popup") == 0) { n->popup_state = AD_FIELD_KNOWN; n->popup = true; }
+        else if (strcmp(attr, "popup?") == 0) n->popup_state = AD_FIELD_UNKNOWN;
         else die("flag", attr);
         return;
     }
@@ -139,6 +141,8 @@ ad_node *fk_copy(const ad_node *s)
     n->bounds_state = s->bounds_state;
     n->bounds = s->bounds;
     n->secure = s->secure;
+    n->popup_state = s->popup_state;
+    n->popup = s->popup;
     n->children_cut = s->children_cut;
     /* Like a real adapter: the element reports how many children it has. */
     n->live_child_count = s->live_child_count >= 0 ? s->live_child_count

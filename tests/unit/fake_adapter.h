@@ -12,6 +12,7 @@
  *   n?      d?             id?           v?          an unknown field (the read failed)
  *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
  *   b=X,Y,W,H  bounds      secure                    a password field
+ *   popup      a popup for another element (a GTK3 popover); popup? : that could not be read
  *   cap=focusable|expandable|selectable|checkable|editable (repeatable)
  *   cut=N      children_cut, with N live children reported
  * Every node's states are known (empty) unless s? is given. fk() returns a new tree the caller

@@ -1,0 +1,71 @@
+/* walker_popup.c: the popup evidence of GTK3 popovers (ad_node.popup).
+ *
+ * GTK 3.24 gives a GtkPopover (and a GtkPopoverMenu) no role of its own: it is a `panel`,
+ * listed among the children of its top-level window after the window's own child, and while
+ * it is closed it only lacks SHOWING and VISIBLE. What tells it from an ordinary panel is its
+ * relation set: POPUP_FOR its relative-to widget (the GtkMenuButton that opens it). Its
+ * Parent property points at that widget too, which does not list it as a child (index -1),
+ * so only the window's enumeration reaches it. Relations are not in the AT-SPI cache and cost
+ * one call per node, so they are asked only of panels directly under the window root. */
+#include <string.h>
+
+#include "linux/atspi_bus.h"
+#include "linux/walker_node.h"
+
+#define RELATION_POPUP_FOR 15u /* ATSPI_RELATION_POPUP_FOR */
+
+/* a(ua(so)): true when one relation is POPUP_FOR with at least one target. */
+static int read_popup_for(sd_bus_message *m, bool *ret)
+{
+    *ret = false;
+    int r = sd_bus_message_enter_container(m, 'a', "(ua(so))");
+    if (r < 0)
+        return r;
+    while ((r = sd_bus_message_enter_container(m, 'r', "ua(so)")) > 0) {
+        uint32_t type;
+        if ((r = sd_bus_message_read(m, "u", &type)) < 0)
+            return r;
+        if ((r = sd_bus_message_enter_container(m, 'a', "(so)")) < 0)
+            return r;
+        const char *bus, *path;
+        while ((r = sd_bus_message_read(m, "(so)", &bus, &path)) > 0)
+            if (type == RELATION_POPUP_FOR)
+                *ret = true;
+        if (r < 0 || (r = sd_bus_message_exit_container(m)) < 0 ||
+            (r = sd_bus_message_exit_container(m)) < 0)
+            return r;
+    }
+    return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+static void on_relations(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    wnode *wn = ud;
+    bool popup;
+    if (m && read_popup_for(m, &popup) >= 0) {
+        wn->node->popup = popup;
+        wn->node->popup_state = AD_FIELD_KNOWN;
+    } else if (e && e->name && strcmp(e->name, "org.freedesktop.DBus.Error.UnknownMethod") == 0) {
+        /* A bridge without relations declares no popups: known, not a popover. */
+        wn->node->popup = false;
+        wn->node->popup_state = AD_FIELD_KNOWN;
+    } else {
+        /* Unread: a surface lookup cannot say this panel is no open popover. */
+        wn->node->popup_state = AD_FIELD_UNKNOWN;
+        ad_walker_mark_cut(wn->w, "read_failed");
+    }
+    wn->outstanding--;
+}
+
+void ad_walker_request_popup(wnode *wn)
+{
+    if (wn->depth != 1 || !wn->have_role || wn->role != AD_ATSPI_ROLE_PANEL || wn->w->stopping)
+        return;
+    wn->outstanding++;
+    if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
+                     "GetRelationSet", NULL, on_relations, wn) < 0) {
+        wn->outstanding--;
+        wn->node->popup_state = AD_FIELD_UNKNOWN;
+        ad_walker_mark_cut(wn->w, "allocation");
+    }
+}

@@ -1,0 +1,54 @@
+/* fixture.h: the state ad-fixture shares between fixture.c (the main window, the state file)
+ * and overlays.c (a context menu and a popover). */
+#ifndef AD_FIXTURE_H
+#define AD_FIXTURE_H
+
+#include <gtk/gtk.h>
+
+typedef struct {
+  GtkWidget *window;
+  GtkWidget *count_label;
+  GtkWidget *feature_check;
+  GtkWidget *feature_label;
+  GtkWidget *name_entry;
+  GtkWidget *password_entry;
+  GtkWidget *color_combo;
+  GtkWidget *pet_list; /* a GtkListBox: select by display text in a list */
+  GtkWidget *rows_box;
+  GtkWidget *fruit_tree;
+  GtkWidget *status_label;
+  GtkWidget *dialog;
+  GtkWidget *count_value;
+  GtkWidget *remove_me;
+  GtkWidget *late_box;
+  GtkWidget *late_label;
+  guint late_timer;
+  int show_later_clicks;
+  int late_arrivals;
+  int name_changes;
+  int count;
+  int twin_clicks[2];
+  int deep_clicks;
+  int next_row;
+  int dialog_ok;
+  int about;
+  const char *last_action;
+  const char *state_file;
+  /* overlays.c */
+  GtkWidget *context_menu;
+  GtkWidget *context_label;
+  GtkWidget *ping_label;
+  GtkWidget *popover;
+  int context_marks;
+  int pings;
+} Fixture;
+
+/* Gives a widget its stable id (buildable name and ATK accessible id) and, when name is
+ * not NULL, a fixed accessible name. */
+void ad_name(GtkWidget *w, const char *id, const char *name);
+/* Records `action` (NULL keeps the last one) and rewrites the state line. */
+void write_state(Fixture *fx, const char *action);
+/* The row holding the context-menu target and the popover's menu button. */
+GtkWidget *build_overlays(Fixture *fx);
+
+#endif

@@ -44,6 +44,7 @@ ROLE_TO_CANONICAL = {
     "tree": "outline",
     "table cell": "cell",
     "list": "list",
+    "list box": "listbox",
     "list item": "option",
     "separator": "separator",
     "image": "image",

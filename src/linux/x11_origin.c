@@ -20,21 +20,31 @@ static bool title_matches(xcb_ewmh_connection_t *ewmh, xcb_window_t w, const cha
     return match;
 }
 
-int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
+/* Connects to $DISPLAY with the EWMH atoms; NULL without a display. The caller wipes ewmh
+ * and disconnects the returned connection. */
+static xcb_connection_t *open_ewmh(int pid, xcb_ewmh_connection_t *ewmh, int *screen_no)
 {
     if (!getenv("DISPLAY") || pid <= 0)
-        return -1;
-    int screen_no = 0, rc = -1;
-    xcb_connection_t *c = xcb_connect(NULL, &screen_no);
+        return NULL;
+    xcb_connection_t *c = xcb_connect(NULL, screen_no);
     if (xcb_connection_has_error(c)) {
         xcb_disconnect(c);
-        return -1;
+        return NULL;
     }
-    xcb_ewmh_connection_t ewmh;
-    if (!xcb_ewmh_init_atoms_replies(&ewmh, xcb_ewmh_init_atoms(c, &ewmh), NULL)) {
+    if (!xcb_ewmh_init_atoms_replies(ewmh, xcb_ewmh_init_atoms(c, ewmh), NULL)) {
         xcb_disconnect(c);
-        return -1;
+        return NULL;
     }
+    return c;
+}
+
+int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
+{
+    int screen_no = 0, rc = -1;
+    xcb_ewmh_connection_t ewmh;
+    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    if (!c)
+        return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
     xcb_ewmh_get_windows_reply_t list;
     if (xcb_ewmh_get_client_list_reply(&ewmh, xcb_ewmh_get_client_list(&ewmh, screen_no), &list,
@@ -92,19 +102,11 @@ static bool owned_by(xcb_ewmh_connection_t *ewmh, xcb_window_t w, int pid, bool 
 
 int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h)
 {
-    if (!getenv("DISPLAY") || pid <= 0)
-        return -1;
     int screen_no = 0, shown = 0;
-    xcb_connection_t *c = xcb_connect(NULL, &screen_no);
-    if (xcb_connection_has_error(c)) {
-        xcb_disconnect(c);
-        return -1;
-    }
     xcb_ewmh_connection_t ewmh;
-    if (!xcb_ewmh_init_atoms_replies(&ewmh, xcb_ewmh_init_atoms(c, &ewmh), NULL)) {
-        xcb_disconnect(c);
+    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    if (!c)
         return -1;
-    }
     xcb_window_t root = ewmh.screens[screen_no]->root;
     xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, xcb_query_tree(c, root), NULL);
     int n = t ? xcb_query_tree_children_length(t) : 0;

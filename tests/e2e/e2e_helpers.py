@@ -251,9 +251,9 @@ class AppInstance:
             return json.loads(f.read())
 
 
-def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
-    """Starts argv in its own session and waits (polling, with a deadline) until pyatspi shows
-    its window; returns the AppInstance. The caller stops it with stop_process."""
+def _spawn(argv, name, extra_env, log_dir):
+    """Starts argv in its own session with its output in a log file; returns (popen, log)
+    with log.name the file. Tracked so desktop-down.sh stops it too."""
     env = dict(os.environ)
     env.update(extra_env or {})
     log_dir = log_dir or tempfile.gettempdir()
@@ -263,6 +263,13 @@ def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
                              stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     _track_for_desktop_down(popen.pid)
+    return popen, log
+
+
+def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
+    """Starts argv in its own session and waits (polling, with a deadline) until pyatspi shows
+    its window; returns the AppInstance. The caller stops it with stop_process."""
+    popen, log = _spawn(argv, name, extra_env, log_dir)
     try:
         obs.wait_for_window(popen.pid, timeout=timeout, ready=ready,
                             alive=lambda: popen.poll() is None)
@@ -376,14 +383,7 @@ def launch_gtk4_widget_factory(argv, name, timeout=60.0, log_dir=None):
     connected to the accessibility bus but exports nothing. While the window is minimized it
     does not draw, the idle runs and the app registers; the window is then restored.
     (GTK 4.8 does not report the minimized window as iconified: xdotool --sync waits on X.)"""
-    env = dict(os.environ)
-    log_dir = log_dir or tempfile.gettempdir()
-    log = tempfile.NamedTemporaryFile(prefix="ad-e2e-%s-" % name, suffix=".log", dir=log_dir,
-                                      delete=False)
-    popen = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT, start_new_session=True)
-    log.close()
-    _track_for_desktop_down(popen.pid)
+    popen, log = _spawn(argv, name, None, log_dir)
     try:
         deadline = time.monotonic() + timeout
         nudge_at = time.monotonic() + 3.0

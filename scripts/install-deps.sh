@@ -18,7 +18,7 @@ PACKAGES=(
   # fixture app, benchmark programs
   libgtk-3-dev libatspi2.0-dev
   # headless desktop and accessibility bus
-  xvfb openbox at-spi2-core dbus dbus-x11 x11-utils xdotool imagemagick procps
+  xvfb openbox at-spi2-core dbus dbus-x11 x11-utils x11-xkb-utils xdotool imagemagick procps
   # apps driven by e2e tests and benchmarks
   gnome-calculator gtk-3-examples gtk-4-examples
   # a Chromium browser (tests/e2e/test_chromium.py: web popups on the AT-SPI bus)

@@ -211,7 +211,10 @@ void ad_x11_release_spares(ad_x11 *x, bool seen)
     }
     x->dirty = false;
     x->n_used = x->n_touched = 0;
-    xcb_flush(x->c);
+    /* A round trip, not just a flush: the handle is often closed right after this, and a
+     * restore flushed just before the disconnect was seen to be lost (the keycode kept its
+     * keysym on the server). */
+    ad_x11_sync_quiet(x);
 }
 
 void ad_x11_restore_spares(ad_x11 *x)

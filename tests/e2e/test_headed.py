@@ -1,6 +1,8 @@
 """Headed mode and the input commands on X11 (guides/headed-mode.md, commands/keyboard.md,
 commands/mouse.md, commands/scroll.md). Physical input is checked through the fixture's
 state line and pyatspi; X11 window activation and the pointer through xdotool."""
+import os
+import re
 import shutil
 import subprocess
 
@@ -128,6 +130,29 @@ def test_headed_type(cli, fixture_app):
     entry = obs.by_id(fixture_app.window(), "name_entry")
     assert obs.text_of(entry) == text
     assert "focused" in obs.state_names(entry)  # typing went through the keyboard focus
+    # The spare keycodes are put back: the server's keymap holds neither character.
+    assert _keymap_lacks("eacute", "odiaeresis")
+
+
+def _keymap_lacks(*keysym_names):
+    """True when the X server's keymap (xkbcomp's dump) maps none of these keysyms."""
+    dump = subprocess.run(["xkbcomp", "-xkb", os.environ["DISPLAY"], "-"], capture_output=True,
+                          text=True, timeout=15).stdout
+    assert "xkb_symbols" in dump, "xkbcomp could not read the keymap"
+    return not any(re.search(r"\b%s\b" % k, dump) for k in keysym_names)
+
+
+def test_headed_interval_typing_outside_the_keymap(cli, fixture_app):
+    """Keystrokes of one burst share the remapped keycodes, which go back after the final
+    read."""
+    before = need_state(fixture_app)
+    assert before["name"] == ""
+    text = "\u00e0\u00f6\u00e0"
+    data = cli.ok("--headed", "type", ref(cli, "name_entry"), text, "--interval-ms", "40")
+    assert data["keystrokes"] == 3
+    assert data["disposition"] == VERIFIED, data
+    wait_state(fixture_app, lambda s: s["name"] == text, "the typed text")
+    assert _keymap_lacks("agrave", "odiaeresis")
 
 
 def test_headed_interval_typing_stops_when_the_focus_moves(cli, fixture_app):

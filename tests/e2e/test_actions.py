@@ -681,6 +681,26 @@ def test_calculator_quick_start(cli, calculator_app):
     obs.wait_until(lambda: obs.text_of(display) == "", what="the display to clear")
 
 
+def test_calculator_headed_click_and_scoped_press(cli, calculator_app, fixture_app):
+    """GTK 4 under --headed: the click lands at the button's screen point (window-relative
+    extents plus the X11 origin), then a scoped press types into the now active window."""
+    display = _calc_display(calculator_app)
+    clear = _clear_button(cli)
+    if obs.text_of(display) != "":
+        cli.ok("click", clear)
+        obs.wait_until(lambda: obs.text_of(display) == "", what="an empty display")
+    data = cli.ok("--headed", "click", _seven_button(cli))
+    assert data["disposition"] == UNVERIFIED
+    assert [s["label"] for s in data["steps"]][-1] == "pointer_click"
+    obs.wait_until(lambda: obs.text_of(display) == "7", what="7 on the display")
+    pressed = cli.ok("press", "8", *CALC)  # the click made the calculator the active window
+    assert pressed["disposition"] == UNVERIFIED
+    obs.wait_until(lambda: obs.text_of(display) == "78", what="78 on the display")
+    cli.ok("click", clear)
+    obs.wait_until(lambda: obs.text_of(display) == "", what="the display to clear")
+    activate(fixture_app, FIXTURE_TITLE)
+
+
 def test_calculator_wait_for_the_empty_display(cli, calculator_app):
     """The quick start's restore step, verified with wait: C, then an empty display."""
     display = _calc_display(calculator_app)

@@ -238,7 +238,8 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool p
         goto done;
     rc = shows_target(at, at_pid, at_popup, want, pid, popup_ok);
     if (!rc && ret_occluder)
-        *ret_occluder = json_pack("{s:i, s:I}", "pid", at_pid, "window", (json_int_t)at);
+        *ret_occluder = json_pack("{s:i, s:I, s:b}", "pid", at_pid, "window", (json_int_t)at,
+                                  "popup", at_popup);
 done:
     ad_x11_close(x);
     return rc;

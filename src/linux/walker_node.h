@@ -46,6 +46,19 @@ struct wnode {
     wnode *next_all;
 };
 
+/* Calls for one node (walker.c). ad_walker_call issues `member` on the node's own pipe and
+ * counts it in wn->outstanding (nothing is sent once the walk is stopping; an allocation
+ * failure marks the read cut); every callback ends with ad_walker_done. */
+void ad_walker_call(wnode *wn, const char *iface, const char *member, const ad_pipe_args *args,
+                    ad_pipe_fn fn);
+/* Properties.Get(iface, prop) on the node. */
+void ad_walker_get_prop(wnode *wn, const char *iface, const char *prop, ad_pipe_fn fn);
+void ad_walker_done(wnode *wn);
+/* Property errors that mean "this bridge has no such property": the field is absent. */
+bool ad_walker_no_such_property(const sd_bus_error *e);
+/* Fetches what the cache does not carry, once role, states and interfaces are known
+ * (walker_extras.c). */
+void ad_walker_request_extras(wnode *wn, bool need_id);
 /* The pipe that reaches this node: the direct connection when the node lives in the app. */
 ad_pipe *ad_walker_pipe(const wnode *wn);
 /* Starts reading `node` at (bus, path): records the address and issues its calls. */

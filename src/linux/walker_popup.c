@@ -54,18 +54,14 @@ static void on_relations(sd_bus_message *m, const sd_bus_error *e, void *ud)
         wn->node->popup_state = AD_FIELD_UNKNOWN;
         ad_walker_mark_cut(wn->w, "read_failed");
     }
-    wn->outstanding--;
+    ad_walker_done(wn);
 }
 
 void ad_walker_request_popup(wnode *wn)
 {
-    if (wn->depth != 1 || !wn->have_role || wn->role != AD_ATSPI_ROLE_PANEL || wn->w->stopping)
+    if (wn->depth != 1 || !wn->have_role || wn->role != AD_ATSPI_ROLE_PANEL)
         return;
-    wn->outstanding++;
-    if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
-                     "GetRelationSet", NULL, on_relations, wn) < 0) {
-        wn->outstanding--;
-        wn->node->popup_state = AD_FIELD_UNKNOWN;
-        ad_walker_mark_cut(wn->w, "allocation");
-    }
+    /* Unknown until the answer comes; a call that is never sent leaves it so. */
+    wn->node->popup_state = AD_FIELD_UNKNOWN;
+    ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRelationSet", NULL, on_relations);
 }

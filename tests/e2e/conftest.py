@@ -126,6 +126,14 @@ def _session_app(cli, name, argv, extra_env, ready, tmp_dir):
         stop_process(inst.popen)
 
 
+def _installed_app(cli, exe_name, ready, app_tmp):
+    """A Debian app run by its executable's name (its AT-SPI name too); skips when absent."""
+    exe = shutil.which(exe_name)
+    if not exe:
+        pytest.skip("%s is not installed (scripts/install-deps.sh)" % exe_name)
+    yield from _session_app(cli, exe_name, [exe], None, ready, app_tmp)
+
+
 def _fixture_ready(window):
     return obs.by_id(window, "status_label") is not None
 
@@ -154,18 +162,12 @@ def fixture_app(cli, fixture_bin, app_tmp):
 
 @pytest.fixture(scope="session")
 def calculator_app(cli, app_tmp):
-    exe = shutil.which("gnome-calculator")
-    if not exe:
-        pytest.skip("gnome-calculator is not installed")
-    yield from _session_app(cli, "gnome-calculator", [exe], None, _calculator_ready, app_tmp)
+    yield from _installed_app(cli, "gnome-calculator", _calculator_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")
 def widget_factory_app(cli, app_tmp):
-    exe = shutil.which("gtk3-widget-factory")
-    if not exe:
-        pytest.skip("gtk3-widget-factory is not installed")
-    yield from _session_app(cli, "gtk3-widget-factory", [exe], None, _factory_ready, app_tmp)
+    yield from _installed_app(cli, "gtk3-widget-factory", _factory_ready, app_tmp)
 
 
 def _demo_ready(window):
@@ -174,10 +176,7 @@ def _demo_ready(window):
 
 @pytest.fixture(scope="session")
 def gtk4_demo_app(cli, app_tmp):
-    exe = shutil.which("gtk4-demo")
-    if not exe:
-        pytest.skip("gtk4-demo is not installed")
-    yield from _session_app(cli, "gtk4-demo", [exe], None, _demo_ready, app_tmp)
+    yield from _installed_app(cli, "gtk4-demo", _demo_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")

@@ -72,12 +72,7 @@ static int teardown(void **state)
 
 static json_t *run_g(fx *f, const char *cmd, json_t *args, json_t *globals, int want_exit)
 {
-    int exit_code = -1;
-    json_t *env = tu_run(fake_base(f->fake), cmd, args, globals, &exit_code);
-    if (exit_code != want_exit) {
-        char *s = json_dumps(env, JSON_INDENT(1));
-        fail_msg("%s exited %d, wanted %d: %s", cmd, exit_code, want_exit, s);
-    }
+    json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, globals, want_exit);
     return env;
 }
 

@@ -59,12 +59,7 @@ static int teardown(void **state)
 /* Runs a command, checks the exit code and the envelope's outer shape. */
 static json_t *run_g(fx *f, const char *cmd, json_t *args, json_t *globals, int want_exit)
 {
-    int exit_code = -1;
-    json_t *env = tu_run(fake_base(f->fake), cmd, args, globals, &exit_code);
-    if (exit_code != want_exit) {
-        char *s = json_dumps(env, JSON_INDENT(1));
-        fail_msg("%s exited %d, wanted %d: %s", cmd, exit_code, want_exit, s);
-    }
+    json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, globals, want_exit);
     assert_string_equal(tu_str(env, "version"), "2.6");
     assert_string_equal(tu_str(env, "command"), cmd);
     assert_int_equal(json_is_true(tu_at(env, "ok")), want_exit == 0);

@@ -38,12 +38,7 @@ typedef struct {
 
 static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
 {
-    int exit_code = -1;
-    json_t *env = tu_run(fake_base(f->fake), cmd, args, NULL, &exit_code);
-    if (exit_code != want_exit) {
-        char *s = json_dumps(env, JSON_INDENT(1));
-        fail_msg("%s exited %d, wanted %d: %s", cmd, exit_code, want_exit, s);
-    }
+    json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, NULL, want_exit);
     assert_int_equal(json_is_true(tu_at(env, "ok")), want_exit == 0);
     return env;
 }

@@ -4,11 +4,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 #include "core/command_table.h"
 #include "core/dispatch.h"
@@ -166,6 +170,18 @@ json_t *tu_run(ad_adapter *a, const char *cmd, json_t *args, json_t *globals, in
     json_t *env = ad_dispatch(a, ad_command_find(cmd), args, globals, exit_code);
     json_decref(args);
     json_decref(globals);
+    return env;
+}
+
+json_t *tu_run_exit(ad_adapter *a, const char *cmd, json_t *args, json_t *globals,
+                    int want_exit)
+{
+    int exit_code = -1;
+    json_t *env = tu_run(a, cmd, args, globals, &exit_code);
+    if (exit_code != want_exit) {
+        char *s = json_dumps(env, JSON_INDENT(1));
+        fail_msg("%s exited %d, wanted %d: %s", cmd, exit_code, want_exit, s);
+    }
     return env;
 }
 

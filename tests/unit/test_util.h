@@ -38,6 +38,9 @@ json_t *tu_args(const char *cmd, const char *fmt, ...);
 /* Dispatches `cmd` with args (stolen) and globals (stolen, NULL for none). Returns the
  * envelope; *exit_code gets the exit status. */
 json_t *tu_run(ad_adapter *a, const char *cmd, json_t *args, json_t *globals, int *exit_code);
+/* tu_run that fails the test, printing the envelope, unless the exit status is want_exit. */
+json_t *tu_run_exit(ad_adapter *a, const char *cmd, json_t *args, json_t *globals,
+                    int want_exit);
 
 /* Looks a value up by dotted path: "data.tree.children.0.role" (numbers index arrays).
  * Returns a borrowed value or NULL. */

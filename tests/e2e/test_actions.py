@@ -16,7 +16,7 @@ from action_helpers import (FIXTURE, FIXTURE_PASSWORD, NOT_DELIVERED, UNVERIFIED
                             scroll_value, semantic_step, set_scroll_value, unchanged,
                             wait_state, activate, FIXTURE_TITLE)
 from e2e_helpers import (BARE_REF_SUGGESTION, check_envelope, expect_error, fixture_reset,
-                         fruits_cell, nodes)
+                         fruits_cell, nodes, screen_extents)
 
 CALC = ["--app", "gnome-calculator"]
 
@@ -694,6 +694,15 @@ def test_calculator_headed_click_and_scoped_press(cli, calculator_app, fixture_a
         data = cli.ok("--headed", "click", _seven_button(cli))
         assert data["disposition"] == UNVERIFIED
         assert [s["label"] for s in data["steps"]][-1] == "pointer_click"
+        # The pointer went to the 7 button's screen rectangle (pyatspi's window-relative
+        # extents plus the X origin): a miss is a failure, never the xfail below.
+        window = calculator_app.window()
+        point = data["target"]["point"]
+        sevens = [screen_extents(o.acc, window, calculator_app.pid)
+                  for o in obs.walk(window)
+                  if o.role in obs.BUTTON_ROLES and o.name in ("7", "7 7")]
+        assert any(x <= point["x"] < x + w and y <= point["y"] < y + h
+                   for x, y, w, h in sevens), (point, sevens)
         try:
             obs.wait_until(lambda: obs.text_of(display) == "7", timeout=5.0,
                            what="7 on the display")

@@ -9,16 +9,20 @@
 
 const char *const ad_surface_kinds[] = {"window", "focused", "sheet", "alert", "menu", NULL};
 
-/* The menu, or the list of a combo box, that n sits in; NULL when none. */
+bool ad_surface_popup_container(const ad_node *n)
+{
+    if (strcmp(n->role, "menu") == 0)
+        return true;
+    bool list = strcmp(n->role, "list") == 0 || strcmp(n->role, "listbox") == 0;
+    return list && n->parent && n->parent->role && strcmp(n->parent->role, "combobox") == 0;
+}
+
+/* The popup container n sits in; NULL when none. */
 static const ad_node *popup_of(const ad_node *n)
 {
-    for (const ad_node *p = n->parent; p; p = p->parent) {
-        if (strcmp(p->role, "menu") == 0)
+    for (const ad_node *p = n->parent; p; p = p->parent)
+        if (ad_surface_popup_container(p))
             return p;
-        bool list = strcmp(p->role, "list") == 0 || strcmp(p->role, "listbox") == 0;
-        if (list && p->parent && strcmp(p->parent->role, "combobox") == 0)
-            return p;
-    }
     return NULL;
 }
 

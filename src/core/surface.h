@@ -36,6 +36,8 @@ const ad_node *ad_surface_open_menu(const ad_node *root);
  * items show in a popup window of their own on X11 (GTK3 menus, Qt combo lists), not in
  * the window AT-SPI files them under. */
 bool ad_surface_in_popup(const ad_node *n);
+/* True for the container of such items: a menu, or the list of a combo box. */
+bool ad_surface_popup_container(const ad_node *n);
 /* Where pointer input aims at n (bounds known): its center, or, inside a popup, the center
  * of the part of it that lies inside the popup. */
 void ad_surface_target_point(const ad_node *n, int *ret_x, int *ret_y);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/node.h"
+#include "core/surface.h"
 #include "linux/walker.h"
 
 #define STATE_ACTIVE 1u
@@ -125,16 +126,6 @@ void ad_walker_apply_role_states(wnode *wn)
         n->caps |= AD_CAP_EDITABLE;
 }
 
-/* A menu, or the list of a combo box: its rectangle bounds where pointer input may aim at
- * its items (core/surface.c ad_surface_target_point). */
-static bool popup_container(const ad_node *n)
-{
-    if (strcmp(n->role, "menu") == 0)
-        return true;
-    bool list = strcmp(n->role, "list") == 0 || strcmp(n->role, "listbox") == 0;
-    return list && n->parent && n->parent->role && strcmp(n->parent->role, "combobox") == 0;
-}
-
 void ad_walker_finish_actions(wnode *wn)
 {
     ad_node *n = wn->node;
@@ -175,7 +166,9 @@ void ad_walker_finish_actions(wnode *wn)
     n->actions_state = AD_FIELD_KNOWN;
     /* Without all_bounds, only elements that earn a ref carry their rectangle into the refmap
      * (geometry is evidence, never identity); this saves a call on most nodes. */
-    if (ad_node_refable(n) || popup_container(n))
+    /* A popup container's rectangle bounds where pointer input may aim at its items
+     * (ad_surface_target_point). */
+    if (ad_node_refable(n) || ad_surface_popup_container(n))
         ad_walker_request_bounds(wn);
 }
 

@@ -220,6 +220,22 @@ static void on_app_string(sd_bus_message *m, const sd_bus_error *e, void *ud)
         *out = strdup(s);
 }
 
+bool ad_atspi_toolkit_is_gtk4(const char *name, const char *version)
+{
+    return name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
+}
+
+void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,
+                              char **ret_version)
+{
+    ad_pipe_args tk = {.sig = "ss", .s = {"org.a11y.atspi.Application", "ToolkitName"}};
+    ad_pipe_args ver = {.sig = "ss", .s = {"org.a11y.atspi.Application", "Version"}};
+    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &tk,
+                 on_app_string, ret_name);
+    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &ver,
+                 on_app_string, ret_version);
+}
+
 bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
 {
     /* Both properties in flight together: an animating GTK 4 app answers one batch of calls
@@ -228,26 +244,16 @@ bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
     ad_pipe *pipe = ad_pipe_new(bus, 2);
     if (!pipe)
         return false;
-    ad_pipe_args tk = {.sig = "ss", .s = {"org.a11y.atspi.Application", "ToolkitName"}};
-    ad_pipe_args ver = {.sig = "ss", .s = {"org.a11y.atspi.Application", "Version"}};
-    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &tk,
-                 on_app_string, &name);
-    ad_pipe_call(pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get", &ver,
-                 on_app_string, &version);
+    ad_atspi_request_toolkit(pipe, bus_name, &name, &version);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     /* The same 25 s the blocking reads used (sd-bus's default call timeout). */
     ad_pipe_run(pipe, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + 25 * 1000000LL);
     ad_pipe_free(pipe);
-    bool gtk4 = name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
+    bool gtk4 = ad_atspi_toolkit_is_gtk4(name, version);
     free(name);
     free(version);
     return gtk4;
-}
-
-bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name)
-{
-    return ad_atspi_app_is_gtk4(bus, bus_name);
 }
 
 int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "linux/dbus_pipe.h"
 #include "platform/adapter.h"
 
 int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err);
@@ -27,9 +28,12 @@ int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path);
 /* True when the app behind bus_name is a GTK 4 app (Application.ToolkitName "GTK",
  * Version 4.x). False when it is not or the properties cannot be read. */
 bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name);
-/* True when the app's toolkit reports extents relative to its window instead of the screen
- * (GTK 4: Application.ToolkitName "GTK" with ToolkitVersion 4.x). */
-bool ad_atspi_extents_window_relative(sd_bus *bus, const char *bus_name);
+/* The same from Application.ToolkitName and Version already read (NULL: unknown). */
+bool ad_atspi_toolkit_is_gtk4(const char *name, const char *version);
+/* Queues the two Gets on `pipe`; each reply is strdup'ed into *ret_name / *ret_version (the
+ * caller frees them, NULL when unanswered), so a caller can read them with other calls. */
+void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,
+                              char **ret_version);
 /* The pid behind a bus name, or 0. */
 int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name);
 #endif

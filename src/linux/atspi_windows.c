@@ -41,6 +41,7 @@ struct app_ctx {
     int pid;
     char *instance, *name;
     bool answered; /* the child count came back */
+    char *toolkit, *toolkit_version; /* Application properties, read with the child count */
     win_probe *wins;
 };
 
@@ -219,9 +220,10 @@ static void free_probes(win_probe *w)
 
 /* GTK 4 windows report their extents at 0,0 (relative to themselves): take the origin from
  * the X server, or leave the bounds unknown rather than wrong. */
-static void fix_window_origins(sd_bus *bus, const ad_app *app, ad_window_list *l, size_t from)
+static void fix_window_origins(const app_ctx *a, ad_window_list *l, size_t from)
 {
-    if (from >= l->count || !ad_atspi_extents_window_relative(bus, app->handle))
+    const ad_app *app = a->app;
+    if (from >= l->count || !ad_atspi_toolkit_is_gtk4(a->toolkit, a->toolkit_version))
         return;
     for (size_t i = from; i < l->count; i++) {
         int x, y;
@@ -279,6 +281,9 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         ad_pipe_args cc = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
         ad_pipe_call(pipe, apps->items[i].handle, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get",
                      &cc, on_child_count, &ctxs[i]);
+        /* In the same batch: whether GTK 4 extents need the X origin (fix_window_origins). */
+        ad_atspi_request_toolkit(pipe, apps->items[i].handle, &ctxs[i].toolkit,
+                                 &ctxs[i].toolkit_version);
     }
     ad_pipe_run(pipe, deadline_us);
     ad_pipe_free(pipe);
@@ -310,7 +315,9 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
                 ret->unanswered++; /* not answered in time: unknown, never absent */
         }
         free_probes(ctxs[i].wins);
-        fix_window_origins(bus, &apps->items[i], ret, first_of_app);
+        fix_window_origins(&ctxs[i], ret, first_of_app);
+        free(ctxs[i].toolkit);
+        free(ctxs[i].toolkit_version);
         drop_unshown_nameless(ret, first_of_app);
     }
     free(ctxs);

@@ -119,9 +119,10 @@ static void offset_bounds(ad_node *n, int dx, int dy)
 /* GTK 4 reports extents relative to its window: add the window's origin on the X screen.
  * When the origin cannot be found (no X display, Wayland, an ambiguous title) the bounds of
  * that tree are marked unknown rather than reported in the wrong space. */
-static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root)
+static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root,
+                                  bool window_relative)
 {
-    if (!root || !ad_atspi_extents_window_relative(la->bus, bus))
+    if (!root || !window_relative)
         return;
     int x = 0, y = 0;
     if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus), ad_text_get(&root->name), &x,
@@ -142,9 +143,10 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
         return -1;
     }
-    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, err);
+    bool relative = false;
+    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &relative, err);
     if (rc == 0)
-        to_screen_coordinates(la, bus, ret->root);
+        to_screen_coordinates(la, bus, ret->root, relative);
     free(bus);
     free(path);
     return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/atspi_read.h"
@@ -320,16 +321,6 @@ static sd_bus *open_peer(sd_bus *bus, const char *app_bus)
     return peer;
 }
 
-/* Application.ToolkitName, read before the walk: Qt needs per-field property reads. */
-static void on_toolkit(sd_bus_message *m, const sd_bus_error *e, void *ud)
-{
-    (void)e;
-    walker *w = ud;
-    const char *name;
-    if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
-        w->no_get_all = strncmp(name, "Qt", 2) == 0;
-}
-
 static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
@@ -341,8 +332,10 @@ static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
 }
 
 int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
-                       const ad_read_limits *lim, ad_tree *ret, ad_error *err)
+                       const ad_read_limits *lim, ad_tree *ret, bool *ret_window_relative,
+                       ad_error *err)
 {
+    char *toolkit = NULL, *version = NULL;
     walker w = {.lim = lim, .app_bus = bus_name};
     memset(ret, 0, sizeof(*ret));
     w.pipe = ad_pipe_new(bus, IN_FLIGHT);
@@ -361,10 +354,14 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe *pipes[2] = {w.pipe, w.peer};
     ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
                  "GetItems", NULL, on_cache, &w);
-    ad_pipe_args tk = {.sig = "ss", .s = {"org.a11y.atspi.Application", "ToolkitName"}};
-    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES,
-                 "Get", &tk, on_toolkit, &w);
+    /* The toolkit, with the cache and before the walk: Qt needs per-field property reads,
+     * GTK 4 window-relative extents (the caller's ret_window_relative). */
+    ad_atspi_request_toolkit(w.peer ? w.peer : w.pipe, bus_name, &toolkit, &version);
     int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
+    w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
+    *ret_window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
+    free(toolkit);
+    free(version);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);
         r = ad_pipe_run_all(pipes, 2, lim->deadline_us);

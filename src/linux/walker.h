@@ -16,9 +16,11 @@
 #include "platform/adapter.h"
 
 /* Reads the subtree at (bus_name, path) within limits. A cut read is success with
- * ret->complete false. Fails only when nothing could be read at all. */
+ * ret->complete false. Fails only when nothing could be read at all. *ret_window_relative
+ * tells a toolkit whose extents are relative to their window (GTK 4), read on the way. */
 int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
-                       const ad_read_limits *lim, ad_tree *ret, ad_error *err);
+                       const ad_read_limits *lim, ad_tree *ret, bool *ret_window_relative,
+                       ad_error *err);
 
 /* Interface bits parsed from GetInterfaces / the cache. */
 enum {

@@ -1,5 +1,5 @@
 /* fixture.h: the state ad-fixture shares between fixture.c (the main window, the state file)
- * and overlays.c (a context menu and a popover). */
+ * overlays.c (a context menu and a popover) and lists.c (tree, long list, list box). */
 #ifndef AD_FIXTURE_H
 #define AD_FIXTURE_H
 
@@ -50,5 +50,10 @@ void ad_name(GtkWidget *w, const char *id, const char *name);
 void write_state(Fixture *fx, const char *action);
 /* The row holding the context-menu target and the popover's menu button. */
 GtkWidget *build_overlays(Fixture *fx);
+/* lists.c: the fruit tree, the long list (60 labels) and the pet list box. */
+gboolean fruits_expanded(Fixture *fx);
+GtkWidget *build_tree(Fixture *fx);
+GtkWidget *build_long_list(void);
+GtkWidget *build_pet_list(Fixture *fx);
 
 #endif

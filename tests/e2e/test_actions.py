@@ -20,33 +20,6 @@ from e2e_helpers import (BARE_REF_SUGGESTION, check_envelope, expect_error, fixt
 
 CALC = ["--app", "gnome-calculator"]
 
-BUG_EMPTY_TYPE = (
-    "BUG: `type REF --stdin` with empty input into an empty field fails with ACTION_FAILED "
-    "post_action_verification although post_state shows exactly the expected (empty) field: "
-    "read_back() in src/core/action.c (AD_VERIFY_INSERTED) requires a non-NULL value, and an "
-    "empty GTK entry reads as an absent value, so empty text can never verify")
-BUG_HYPHEN_TEXT = (
-    "BUG: `type REF -dash` is refused with INVALID_ARGS 'Unknown flag' (exit 2), but "
-    "commands/interaction.md says of TEXT: 'A value that starts with a hyphen is accepted' "
-    "(src/cli/parse.c treats every token that starts with '-' and a non-digit as a flag)")
-BUG_SCROLL_TO = (
-    "BUG: scroll-to never succeeds on GTK3 or GTK4 (ad-fixture, gnome-calculator), even for an "
-    "element that is already visible: it trusts the Component.ScrollTo reply (GTK3 answers "
-    "FALSE because AtkComponent.scroll_to is unimplemented, GTK 4.8 returns an error) and "
-    "returns ACTION_FAILED, while commands/scroll.md defines success as 'a re-read found the "
-    "element visible'")
-BUG_RIGHT_CLICK_ENTRY = (
-    "BUG: headless right-click on a GTK entry without a context-menu action returns "
-    "ACTION_NOT_SUPPORTED; commands/interaction.md (right-click) says it returns "
-    "POLICY_DENIED with supported_action failing (src/core/actionability.c only uses "
-    "POLICY_DENIED for physical_only specs, and right-click is physical_first)")
-BUG_EMPTY_VALUE_WAIT = (
-    "BUG: `wait --element REF --predicate value --value ''` never matches an empty text field: "
-    "an empty field reads as an absent value (get --property value -> null) and "
-    "element_holds() in src/commands/wait.c requires a present value, although clear's own "
-    "readback treats the absent value as '' (post_state.value \"\"). The quick-start restore "
-    "step (click C, wait for the empty display) cannot be verified with wait")
-
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
@@ -196,12 +169,8 @@ def test_type_text_starting_with_a_hyphen(cli, fixture_app):
     name = ref(cli, "name_entry")
     _value_report(cli.ok("type", name, "--", "-first"), "type", "EditableText.InsertText",
                   "-first")
-    before = wait_state(fixture_app, lambda s: s["name"] == "-first", "the text after --")
+    wait_state(fixture_app, lambda s: s["name"] == "-first", "the text after --")
     code, env = cli.run("type", name, "-dash")
-    if not env["ok"] and env["error"]["code"] == "INVALID_ARGS" and \
-            "Unknown flag" in env["error"]["message"]:
-        unchanged(fixture_app, before)
-        pytest.xfail(BUG_HYPHEN_TEXT)
     assert env["ok"], env
     # type inserts at the caret; after the previous insertion GTK leaves the caret at its end
     # or (for an unfocused entry) at the start, so either order is an insertion.
@@ -236,9 +205,6 @@ def test_type_empty_stdin_into_empty_field(cli, fixture_app):
     name = ref(cli, "name_entry")
     code, env, out, err = run_piped(cli, "printf ''", "type", name, "--stdin")
     unchanged(fixture_app, before)
-    if not env["ok"] and env["error"]["code"] == "ACTION_FAILED" and \
-            env["error"]["details"].get("kind") == "post_action_verification":
-        pytest.xfail(BUG_EMPTY_TYPE)
     assert env["ok"], env
     assert env["data"]["disposition"]["delivery"] in ("delivered_verified", "not_delivered")
 
@@ -419,9 +385,6 @@ def test_scroll_to_visible_element(cli, fixture_app):
     assert {"showing", "visible"} <= obs.state_names(inc)
     code, env = cli.run("scroll-to", ref(cli, "inc_button"))
     unchanged(fixture_app, before)
-    if not env["ok"] and env["error"]["code"] == "ACTION_FAILED":
-        assert env["error"]["disposition"] == NOT_DELIVERED
-        pytest.xfail(BUG_SCROLL_TO)
     assert env["ok"], env
     assert {"showing", "visible"} <= obs.state_names(inc)
 
@@ -480,8 +443,6 @@ def test_right_click_entry_without_context_action(cli, fixture_app):
     assert err["disposition"] == NOT_DELIVERED
     checks = {c["check"]: c for c in err["details"]["checks"]}
     assert checks["supported_action"]["status"] == "fail"
-    if err["code"] == "ACTION_NOT_SUPPORTED":
-        pytest.xfail(BUG_RIGHT_CLICK_ENTRY)
     assert err["code"] == "POLICY_DENIED"
 
 
@@ -736,7 +697,4 @@ def test_calculator_wait_for_the_empty_display(cli, calculator_app):
     code, env = cli.run("wait", "--element", disp, "--predicate", "value", "--value", "",
                         "--timeout", "3000")
     obs.wait_until(lambda: obs.text_of(display) == "", what="the display to clear")
-    if not env["ok"] and env["error"]["code"] == "TIMEOUT" and \
-            env["error"]["details"]["last_observed"]["value_present"] is False:
-        pytest.xfail(BUG_EMPTY_VALUE_WAIT)
     assert env["ok"], env

@@ -9,12 +9,6 @@ import atspi_observer as obs
 from e2e_helpers import (add_rows, expect_error, find_node, fixture_reset, load_refmap,
                          native_id, nodes, ref_number, refmap_path, refs_in_order, remove_rows)
 
-BUG_DRILL_TIMEOUT = (
-    "BUG: snapshot --root REF --timeout-ms 1 fails with %s instead of TIMEOUT "
-    "(details.kind deadline): the expired deadline cuts the window lookup, and the lookup "
-    "reports an unfinished app inventory as an absent window (skeleton-and-drill-down.md, "
-    "'What a drill refuses': an incomplete read or a missed deadline is TIMEOUT)")
-
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(fixture_app):
@@ -172,8 +166,6 @@ def test_drill_timeout_saves_nothing(cli, state_home, fixture_app):
     with open(path, "rb") as f:
         assert f.read() == before, "a failed drill changed the saved snapshot"
     assert not env["ok"], env
-    if env["error"]["code"] == "WINDOW_NOT_FOUND":
-        pytest.xfail(BUG_DRILL_TIMEOUT % "WINDOW_NOT_FOUND")
     err = expect_error((code, env), "TIMEOUT", kind="deadline")
     assert err["details"]["timeout_ms"] == 1
     assert err["recovery"]["strategy"] == "inspect_state_then_retry_original"

@@ -14,11 +14,6 @@ from e2e_helpers import (add_rows, expect_error, find_node, fixture_ref, fixture
 
 CALC = ["--app", "gnome-calculator"]
 
-BUG_ZOMBIE = (
-    "BUG: a ref of a process that has exited but is not reaped yet (a zombie) fails with "
-    "WINDOW_NOT_FOUND instead of STALE_REF with details.process_state 'exited': "
-    "ad_proc_alive() (src/linux/proc.c) only compares /proc/PID/stat start times, so a "
-    "zombie counts as alive and the missing window is reported instead")
 
 # The fixture proposal for saved_ref_ambiguous (see test_saved_ref_ambiguous).
 DUPLICATE_ROW_ID = "duplicate_row_button"
@@ -385,7 +380,5 @@ def test_ref_of_an_exited_unreaped_process_is_stale(cli, second_fixture):
         time.sleep(0.02)
     code, env = cli.run("get", ref)
     inst.popen.wait()
-    if not env["ok"] and env["error"]["code"] == "WINDOW_NOT_FOUND":
-        pytest.xfail(BUG_ZOMBIE)
     err = expect_error((code, env), "STALE_REF")
     assert err["details"]["process_state"] == "exited"

@@ -19,21 +19,6 @@ from e2e_helpers import check_envelope, expect_error, fixture_reset
 if not shutil.which("xdotool"):
     pytest.skip("xdotool is not installed", allow_module_level=True)
 
-BUG_SCROLL_DIRECTION = (
-    "BUG: `--headed scroll REF --direction down` scrolls up and `--direction up` scrolls down: "
-    "ad_cmd_scroll (src/commands/interact.c) maps down to a positive wheel_dy, and "
-    "ad_x11_wheel_mods (src/linux/x11_pointer.c) sends button 4 (wheel up) for a positive dy, "
-    "as mouse-wheel's 'positive scrolls up' convention says")
-BUG_WHEEL_DEFAULT = (
-    "BUG: `mouse-wheel` without --dy scrolls up with dy 3; commands/mouse.md says --dy defaults "
-    "to -3 (down) when --dx is 0 (src/commands/input.c: ad_arg_int(args, \"dy\", "
-    "req.dx ? 0 : 3))")
-BUG_WHEEL_EVENTS = (
-    "BUG: mouse-wheel reports details.delivered_events 0 for a wheel that was delivered; "
-    "commands/mouse.md shows 5 for --dy -2 (one motion plus a press and a release per "
-    "notch). ad_linux physical() (src/linux/physical.c) counts events only for clicks and "
-    "moves")
-
 
 @pytest.fixture(scope="module", autouse=True)
 def _give_the_fixture_its_focus_back(fixture_app):
@@ -392,8 +377,6 @@ def test_headed_scroll_direction(cli, fixture_app, direction, sign):
     window = _at_middle(fixture_app)
     cli.ok("--headed", "scroll", ref(cli, "long_list"), "--direction", direction)
     value = _moved(window)
-    if (value - MIDDLE) * sign < 0:
-        pytest.xfail(BUG_SCROLL_DIRECTION)
     assert (value - MIDDLE) * sign > 0
 
 
@@ -402,8 +385,6 @@ def test_mouse_wheel_default_scrolls_down(cli, fixture_app):
     x, y = _center(obs.by_id(window, "long_list"))
     data = cli.ok("--headed", "mouse-wheel", "--x", x, "--y", y)
     value = _moved(window)
-    if data["dy"] == 3 and value < MIDDLE:
-        pytest.xfail(BUG_WHEEL_DEFAULT)
     assert data["dy"] == -3 and data["dx"] == 0
     assert value > MIDDLE
 
@@ -415,6 +396,4 @@ def test_mouse_wheel_explicit_dy(cli, fixture_app):
     assert data["dy"] == -2 and data["dx"] == 0
     assert data["target"] == {"kind": "pointer", "point": {"x": x, "y": y}}
     assert _moved(window) > MIDDLE  # negative dy scrolls down
-    if data["details"]["delivered_events"] == 0:
-        pytest.xfail(BUG_WHEEL_EVENTS)
     assert data["details"]["delivered_events"] == 5

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import atspi_observer as obs
-from action_helpers import UNVERIFIED, xdotool
+from action_helpers import UNVERIFIED
 from e2e_helpers import expect_error, launch, proc_state, stop_process
 
 HERE = os.path.dirname(os.path.abspath(__file__))

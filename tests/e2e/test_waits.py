@@ -15,13 +15,6 @@ from action_helpers import (FIXTURE, FIXTURE_TITLE, DIALOG_TITLE, UNVERIFIED, cl
 from e2e_helpers import (add_rows, check_envelope, expect_error, find_node, fixture_reset,
                          launch, load_refmap, ref_number, remove_rows, stop_process)
 
-BUG_TIMEOUT_ZERO = (
-    "BUG: `wait --element REF --timeout 0` fails with TIMEOUT for an element that exists "
-    "(`wait --window TITLE --timeout 0` about one time in three): with the deadline already "
-    "passed, read_deadline() in "
-    "src/commands/wait.c gives the one read a 1 ms budget, so the condition is never "
-    "evaluated (details.last_error is the read's own deadline error). A zero budget should "
-    "check once, as --timeout-ms 0 does for the actions")
 
 # Apps the event tests start and stop themselves (the first one installed is used).
 EVENT_APPS = ["gtk3-icon-browser", "gtk3-demo"]
@@ -181,8 +174,6 @@ def test_wait_timeout_zero_checks_once(cli, fixture_app):
     args = ["--element", ref(cli, "count_value")]
     assert cli.ok("wait", *args, "--timeout", "5000")["found"] is True  # it holds now
     code, env = cli.run("wait", *args, "--timeout", "0")
-    if not env["ok"] and env["error"]["code"] == "TIMEOUT":
-        pytest.xfail(BUG_TIMEOUT_ZERO)
     assert env["ok"] and env["data"]["found"] is True
 
 

@@ -130,7 +130,9 @@ uint32_t ad_x11_codepoint_keysym(uint32_t cp);
  * invalid UTF-8 are INVALID_ARGS before anything is sent. A character whose keysym is in the
  * keymap on the plain or shifted level is pressed directly (with shift when needed); Caps
  * Lock, when on, is switched off for the text and on again after it. Any other character is
- * typed by mapping its keysym onto a spare (empty) keycode. Because a client translates a
+ * typed by mapping its keysym onto a spare (empty) keycode; as many as the spares hold are
+ * mapped before the first key event, followed by one 100 ms settle (a client may refresh its
+ * layout late: Chromium). Because a client translates a
  * keycode with the keymap it fetches when it processes the event, a remapped keycode is
  * changed again (reused or put back) only after a 250 ms settle delay: a heuristic, not a
  * guarantee, for a client that lags more. Every mapping change makes each X client reload

@@ -12,6 +12,11 @@
  * of `type` catches what is still lost. */
 #define REMAP_SETTLE_MS 250
 #define SYNC_EVERY 64      /* keystrokes between round trips while typing */
+/* How long newly mapped keycodes settle before their first key event. GTK handles the
+ * MappingNotify in event order, but Chromium (156) refreshes its layout on its own time: the
+ * first é of "été" typed right after the remap was seen lost under load (CI, ASan run),
+ * the second one, on the same keycode, arrived. */
+#define PREMAP_SETTLE_MS 100
 
 /* ---- combos ------------------------------------------------------------------------------ */
 
@@ -352,6 +357,28 @@ static void tap(ad_x11 *x, xcb_keycode_t kc)
     ad_x11_fake(x, XCB_KEY_RELEASE, kc, 0, 0);
 }
 
+/* Maps every character of ks[0..n) that the keymap lacks onto spare keycodes before the
+ * first key event, as far as the spares go (the rest are mapped while typing), then lets
+ * the clients catch up once. */
+static int premap(ad_x11 *x, const uint32_t *ks, int n, ad_error *err)
+{
+    bool mapped = false;
+    for (int i = 0; i < n && x->n_used < x->n_spare; i++) {
+        xcb_keycode_t kc;
+        int level;
+        if (keymap_find(x, ks[i], &kc, &level))
+            continue;
+        if (resolve(x, ks[i], &kc, &level, err) < 0)
+            return -1;
+        mapped = true;
+    }
+    if (mapped) {
+        xcb_flush(x->c);
+        ad_x11_pause_ms(PREMAP_SETTLE_MS);
+    }
+    return 0;
+}
+
 /* Sends the keystrokes; *typed counts the characters sent. `flip`: Caps Lock is on and
  * could not be switched off, so ASCII and Latin-1 letters take the other level. */
 static int type_keys(ad_x11 *x, const uint32_t *ks, int n, bool flip, int *typed,
@@ -446,7 +473,9 @@ int ad_x11_type_text(ad_x11 *x, const char *utf8, ad_error *err)
     bool lock = caps_locked(x), unlock = lock && keymap_find(x, KS_CAPS, &caps, &level);
     if (unlock)
         tap(x, caps);
-    int rc = type_keys(x, ks, n, lock && !unlock, &typed, err);
+    int rc = premap(x, ks, n, err);
+    if (rc == 0)
+        rc = type_keys(x, ks, n, lock && !unlock, &typed, err);
     free(ks);
     if (unlock)
         tap(x, caps);

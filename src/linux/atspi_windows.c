@@ -40,7 +40,8 @@ struct app_ctx {
     const ad_app *app;
     int pid;
     char *instance, *name;
-    bool answered; /* the child count came back */
+    bool answered;    /* the child count came back */
+    bool unanswering; /* the app stayed silent past its answer budget */
     char *toolkit, *toolkit_version; /* Application properties, read with the child count */
     win_probe *wins;
 };
@@ -54,10 +55,11 @@ static bool window_role(uint32_t role)
            role == 23 || role == 69;
 }
 
-/* The pipe cancels what is left at the deadline: that is no answer, not a refusal. */
+/* The pipe cancels what is left at the deadline, and what an app left unanswered past its
+ * answer budget: that is no answer, not a refusal. */
 static bool cancelled(const sd_bus_error *e)
 {
-    return e && e->name && strcmp(e->name, "org.agentdesktop.Cancelled") == 0;
+    return ad_pipe_no_reply(e);
 }
 
 static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -160,9 +162,9 @@ static void on_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
 
 static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_ctx *a = ud;
     int32_t n;
+    a->unanswering |= ad_pipe_unanswered(e);
     if (!m || sd_bus_message_read(m, "v", "i", &n) < 0)
         return;
     a->answered = true;
@@ -268,6 +270,10 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             return -1;
         apps = &all;
     }
+    /* The apps the inventory could not read: their windows are unknown, never absent. */
+    ret->unanswered = apps->n_skipped;
+    for (size_t i = 0; i < apps->n_skipped; i++)
+        ret->unresponsive += strcmp(apps->skipped[i].reason, "unresponsive") == 0;
     ad_pipe *pipe = ad_pipe_new(bus, 16);
     app_ctx *ctxs = calloc(apps->count ? apps->count : 1, sizeof(*ctxs));
     if (!pipe || !ctxs) {
@@ -276,6 +282,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         ad_app_list_free(&all);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
+    ad_pipe_set_answer_budget(pipe, AD_ATSPI_APP_ANSWER_BUDGET_US);
     for (size_t i = 0; i < apps->count; i++) {
         ctxs[i] = (app_ctx){.pipe = pipe, .app = &apps->items[i]};
         ad_pipe_args cc = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
@@ -289,8 +296,10 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     ad_pipe_free(pipe);
     size_t cap = 0;
     for (size_t i = 0; i < apps->count; i++) {
-        if (!ctxs[i].answered)
+        if (!ctxs[i].answered) {
             ret->unanswered++;
+            ret->unresponsive += ctxs[i].unanswering;
+        }
         /* Probes were pushed in reverse; emit windows in child order. */
         win_probe *rev = NULL;
         for (win_probe *w = ctxs[i].wins; w;) {

@@ -164,7 +164,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         ad_resolved r = {0};
         ad_error e = AD_ERROR_INIT;
         int rc = ad_resolve_load(ctx, ref, &r, &e);
-        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(), &e)) < 0) {
+        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(started, deadline), &e)) < 0) {
             /* Refs that can never resolve fail now; the rest are "not yet". */
             bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
                          (e.code == AD_AMBIGUOUS_TARGET && e.details &&
@@ -226,10 +226,10 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
         ad_app_list apps = {0};
         ad_window_list wins = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = app ? ad_apps_matching(ctx, app, ad_wait_read_deadline(), &apps, &e) : 0;
+        int rc = app ? ad_apps_matching(ctx, app, ad_wait_read_deadline(started, deadline), &apps, &e) : 0;
         if (rc == 0)
             rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL,
-                                                 ad_wait_read_deadline(), &wins, &e);
+                                                 ad_wait_read_deadline(started, deadline), &wins, &e);
         if (rc == 0) {
             json_decref(last);
             last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
@@ -341,7 +341,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
         ad_window win = {0};
         ad_tree tree = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, ad_wait_read_deadline(),
+        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, ad_wait_read_deadline(started, deadline),
                                   &win, &e);
         if (rc < 0 && (e.code == AD_AMBIGUOUS_TARGET || e.code == AD_PLATFORM_NOT_SUPPORTED)) {
             ad_error_move(err, &e);
@@ -349,7 +349,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
             return -1;
         }
         if (rc == 0) {
-            ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+            ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
             rc = ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, &e);
         }
         if (rc == 0) {

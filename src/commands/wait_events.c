@@ -32,7 +32,7 @@ int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
     for (;;) {
         ad_surface s = {0};
         ad_error e = AD_ERROR_INIT;
-        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         int rc = ad_surface_read(ctx, "menu", ad_arg_str(args, "app"), NULL, &lim, &s, &e);
         bool open = rc == 0;
         /* Closed only on a complete lookup that found no menu. */
@@ -202,13 +202,19 @@ static json_t *diff(const char *kind, const json_t *args, const char *app, int p
 }
 
 /* The process --app names now, or 0. */
-static int resolve_pid(ad_ctx *ctx, const char *app, int64_t deadline)
+/* The pid of --app, 0 when no app matches in a complete inventory, -1 (err filled) when the
+ * lookup could not tell (an app that did not answer is not an app that is gone). */
+static int resolve_pid(ad_ctx *ctx, const char *app, int64_t deadline, ad_error *err)
 {
     ad_app_list l = {0};
     ad_error e = AD_ERROR_INIT;
     int pid = 0;
     if (app && ad_apps_matching(ctx, app, deadline, &l, &e) == 0 && l.count >= 1)
         pid = l.items[0].pid;
+    else if (app && e.code != AD_APP_NOT_FOUND) {
+        ad_error_move(err, &e);
+        pid = -1;
+    }
     ad_app_list_free(&l);
     ad_error_clear(&e);
     return pid;
@@ -227,7 +233,9 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
                                                   "focus-changed");
     if (surface && !app)
         return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
-    int pid = resolve_pid(ctx, app, ad_wait_read_deadline());
+    int pid = resolve_pid(ctx, app, ad_wait_read_deadline(started, deadline), err);
+    if (pid < 0)
+        return -1;
     if (app && !pid) {
         if (strcmp(kind, "focus-changed") == 0) {
             ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
@@ -243,14 +251,18 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
     }
     observation base;
     arm(ctx);
-    observe(ctx, kind, pid, ad_wait_read_deadline(), &base);
+    observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &base);
     for (;;) {
         nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
-                            strcmp(kind, "surface-appeared") == 0))
-            pid = resolve_pid(ctx, app, ad_wait_read_deadline()); /* racing a launch */
+                            strcmp(kind, "surface-appeared") == 0)) {
+            ad_error ignored = AD_ERROR_INIT; /* racing a launch: the next poll asks again */
+            pid = resolve_pid(ctx, app, ad_wait_read_deadline(started, deadline), &ignored);
+            pid = pid < 0 ? 0 : pid;
+            ad_error_clear(&ignored);
+        }
         observation now;
-        observe(ctx, kind, pid, ad_wait_read_deadline(), &now);
+        observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &now);
         json_t *ev = diff(kind, args, app, pid, &base, &now);
         observation_clear(&now);
         if (ev) {

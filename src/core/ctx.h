@@ -30,9 +30,11 @@ int64_t ad_wall_ms(void);
  * can watch for it) or poll_ms passes, never past deadline_us. */
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
 
-/* The deadline of one read inside a wait loop: a read gets its own budget (2 s), so the
- * wait's timeout bounds the polling, not a single read (--timeout 0 still reads once). */
-int64_t ad_wait_read_deadline(void);
+/* The deadline of one read inside a wait loop that started at started_us and ends at
+ * wait_deadline_us: at most 2 s, and never past the wait's own deadline, so a stopped app
+ * cannot stretch a wait; a wait shorter than 500 ms still gets one read of 500 ms from its
+ * start (--timeout 0 still reads once). */
+int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us);
 
 /* Logs to stderr only with --verbose. */
 void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -42,9 +42,12 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
     }
 }
 
-int64_t ad_wait_read_deadline(void)
+int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us)
 {
-    return ad_now_us() + 2000 * 1000;
+    int64_t d = ad_now_us() + 2000 * 1000, end = started_us + 500 * 1000;
+    if (wait_deadline_us > end)
+        end = wait_deadline_us;
+    return d < end ? d : end;
 }
 
 void ad_log(const ad_ctx *ctx, const char *fmt, ...)

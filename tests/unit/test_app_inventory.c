@@ -1,0 +1,167 @@
+/* test_app_inventory.c: an app that was not read costs only its own entry. Lookups by --app
+ * conclude absence only from a complete inventory; list-apps reports the skipped apps;
+ * list-windows and list-surfaces never call unread windows an empty list; a drill over a huge
+ * refmap keeps its deadline. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fake_adapter.h"
+#include "test_util.h"
+
+typedef struct {
+    tu_home home;
+    fake_adapter *fake;
+} fx;
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+    tu_home_begin(&f->home);
+    f->fake = fake_new();
+    fake_add_app(f->fake, "editor", 100);
+    fake_add_window(f->fake, "editor", "Notes",
+                    fk("window|n=Notes", fk("button|n=Save|a=Click", NULL), NULL));
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    fake_free(f->fake);
+    tu_home_end(&f->home);
+    free(f);
+    return 0;
+}
+
+/* Another app (pid 200, executable "frozen") did not answer. */
+static void skip_app(fx *f, const char *reason)
+{
+    f->fake->skipped[f->fake->n_skipped++] =
+        (ad_app_skip){.handle = ":1.9", .pid = 200, .executable = "frozen", .reason = reason};
+}
+
+static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
+{
+    return tu_run_exit(fake_base(f->fake), cmd, args, NULL, want_exit);
+}
+
+static void expect_error(json_t *env, const char *code, const char *kind)
+{
+    assert_string_equal(tu_str(env, "error.code"), code);
+    if (kind)
+        assert_string_equal(tu_str(env, "error.details.kind"), kind);
+    json_decref(env);
+}
+
+static void test_a_skipped_app_never_blocks_another(void **state)
+{
+    fx *f = *state;
+    skip_app(f, "unresponsive");
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Notes");
+    json_decref(env);
+    env = run(f, "list-windows", tu_args("list-windows", "{s:s}", "app", "editor"), 0);
+    assert_string_equal(tu_str(env, "data.0.title"), "Notes");
+    json_decref(env);
+    env = run(f, "find", tu_args("find", "{s:s, s:s}", "app", "editor", "role", "button"), 0);
+    assert_string_equal(tu_str(env, "data.matches.0.name"), "Save");
+    json_decref(env);
+}
+
+static void test_list_apps_reports_what_it_skipped(void **state)
+{
+    fx *f = *state;
+    skip_app(f, "unresponsive");
+    json_t *env = run(f, "list-apps", tu_args("list-apps", "{}"), 0);
+    assert_int_equal(json_array_size(tu_at(env, "data.apps")), 1);
+    assert_string_equal(tu_str(env, "data.apps.0.name"), "editor");
+    assert_true(json_is_false(tu_at(env, "data.complete")));
+    assert_string_equal(tu_str(env, "data.skipped.0.handle"), ":1.9");
+    assert_string_equal(tu_str(env, "data.skipped.0.reason"), "unresponsive");
+    assert_string_equal(tu_str(env, "data.skipped.0.executable"), "frozen");
+    assert_int_equal(tu_int(env, "data.skipped.0.pid"), 200);
+    json_decref(env);
+}
+
+static void test_the_skipped_app_itself_is_unresponsive(void **state)
+{
+    fx *f = *state;
+    skip_app(f, "unresponsive");
+    expect_error(run(f, "list-windows", tu_args("list-windows", "{s:s}", "app", "frozen"), 1),
+                 "APP_UNRESPONSIVE", "app_unresponsive");
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "FROZEN"), 1);
+    assert_int_equal(tu_int(env, "error.details.pid"), 200);
+    assert_string_equal(tu_str(env, "error.details.skipped.0.handle"), ":1.9");
+    expect_error(env, "APP_UNRESPONSIVE", "app_unresponsive");
+    expect_error(run(f, "list-surfaces", tu_args("list-surfaces", "{s:s}", "app", "frozen"), 1),
+                 "APP_UNRESPONSIVE", "app_unresponsive");
+}
+
+static void test_an_incomplete_inventory_is_never_an_absence(void **state)
+{
+    fx *f = *state;
+    skip_app(f, "deadline");
+    /* "frozen" is the executable of an app cut by the deadline, "ghost" is nobody's: neither
+     * is absent, since the app that was not read may be either. */
+    const char *names[] = {"frozen", "ghost"};
+    for (size_t i = 0; i < 2; i++) {
+        expect_error(run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", names[i]), 1),
+                     "TIMEOUT", "inventory_incomplete");
+        expect_error(run(f, "find", tu_args("find", "{s:s, s:s}", "app", names[i], "role",
+                                            "button"), 1),
+                     "TIMEOUT", "locator_incomplete");
+        expect_error(run(f, "list-windows", tu_args("list-windows", "{s:s}", "app", names[i]),
+                         1), "TIMEOUT", "inventory_incomplete");
+    }
+    /* A complete inventory: absent. */
+    f->fake->n_skipped = 0;
+    expect_error(run(f, "find", tu_args("find", "{s:s, s:s}", "app", "ghost", "role", "button"),
+                     1), "APP_NOT_FOUND", NULL);
+}
+
+static void test_unread_windows_are_not_an_empty_list(void **state)
+{
+    fx *f = *state;
+    fake_add_app(f->fake, "viewer", 300); /* answered the inventory, then its windows did not */
+    f->fake->unanswered = 1;
+    f->fake->unresponsive = 1;
+    expect_error(run(f, "list-windows", tu_args("list-windows", "{s:s}", "app", "viewer"), 1),
+                 "APP_UNRESPONSIVE", "app_unresponsive");
+    expect_error(run(f, "list-surfaces", tu_args("list-surfaces", "{s:s}", "app", "viewer"), 1),
+                 "APP_UNRESPONSIVE", "app_unresponsive");
+    f->fake->unresponsive = 0; /* cut by the deadline instead */
+    expect_error(run(f, "list-windows", tu_args("list-windows", "{s:s}", "app", "viewer"), 1),
+                 "TIMEOUT", "deadline");
+    expect_error(run(f, "list-surfaces", tu_args("list-surfaces", "{s:s}", "app", "viewer"), 1),
+                 "TIMEOUT", "deadline");
+    /* The other apps' windows are still listed. */
+    json_t *env = run(f, "list-windows", tu_args("list-windows", "{}"), 0);
+    assert_int_equal(json_array_size(tu_at(env, "data")), 1);
+    assert_string_equal(tu_str(env, "data.0.title"), "Notes");
+    json_decref(env);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_a_skipped_app_never_blocks_another, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_list_apps_reports_what_it_skipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_skipped_app_itself_is_unresponsive, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_an_incomplete_inventory_is_never_an_absence, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_unread_windows_are_not_an_empty_list, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

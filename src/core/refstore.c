@@ -145,6 +145,15 @@ int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_erro
         ad_error_set(err, AD_INTERNAL, "out of memory");
         goto done;
     }
+    /* save never writes more than the limit: a bigger file is refused before it is parsed,
+     * which would cost seconds a command's deadline does not have. */
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size > AD_REFMAP_MAX_BYTES) {
+        ad_error_set(err, AD_INTERNAL, "Ref map of %lld bytes exceeds the 1 MiB limit",
+                     (long long)st.st_size);
+        ad_error_suggest(err, "Take a fresh snapshot");
+        goto done;
+    }
     json_error_t jerr;
     json_t *map = json_load_file(path, 0, &jerr);
     if (!map) {

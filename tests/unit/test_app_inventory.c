@@ -150,6 +150,86 @@ static void test_unread_windows_are_not_an_empty_list(void **state)
     json_decref(env);
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Adds n refs to the saved refmap of sid, each one inside a drill of the one after it (a
+ * root_ref chain hanging from `under`, listed deepest first), at paths outside the region of
+ * `under`: a re-drill of `under` replaces them all, whatever order the refmap lists them in. */
+static void inflate_refmap(fx *f, const char *sid, const char *under, size_t n)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/snapshots/%s/refmap.json", f->home.state, sid) < 0)
+        abort();
+    json_t *map = json_load_file(path, 0, NULL);
+    assert_non_null(map);
+    json_t *refs = json_object_get(map, "refs");
+    json_t *root = json_object_get(refs, under);
+    assert_non_null(root);
+    json_int_t next = json_integer_value(json_object_get(map, "next_ref"));
+    for (size_t i = 0; i < n; i++, next++) {
+        json_t *e = json_deep_copy(root);
+        char key[32], parent[32];
+        snprintf(key, sizeof(key), "@e%lld", (long long)next);
+        snprintf(parent, sizeof(parent), "@e%lld", (long long)next + 1);
+        json_object_set_new(e, "path", json_pack("[i, I]", 99, (json_int_t)i));
+        json_object_set_new(e, "root_ref", json_string(i == n - 1 ? under : parent));
+        json_object_set_new(refs, key, e);
+    }
+    json_object_set_new(map, "next_ref", json_integer(next));
+    assert_int_equal(json_dump_file(map, path, JSON_COMPACT), 0);
+    json_decref(map);
+    free(path);
+}
+
+/* A drill of Save after n refs were added inside earlier drills of it: the envelope, and how
+ * long it took in *took_ms. */
+static json_t *drill_after_chain(fx *f, size_t n, int64_t *took_ms)
+{
+    json_t *snap = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 0);
+    const char *ref = tu_str(tu_node_named(tu_at(snap, "data.tree"), "Save"), "ref_id");
+    char key[32];
+    snprintf(key, sizeof(key), "@%s", strrchr(ref, ':') + 1);
+    inflate_refmap(f, tu_str(snap, "data.snapshot_id"), key, n);
+    int64_t t0 = now_ms();
+    int code;
+    json_t *env = tu_run(fake_base(f->fake), "snapshot",
+                         tu_args("snapshot", "{s:s, s:s}", "root", ref, "app", "editor"), NULL,
+                         &code);
+    *took_ms = now_ms() - t0;
+    json_decref(snap);
+    return env;
+}
+
+static void test_a_redrill_replaces_a_long_chain_of_drills_in_one_pass(void **state)
+{
+    fx *f = *state;
+    int64_t took;
+    /* 4000 refs keep the refmap under its 1 MiB limit; replacing them pass after pass took
+     * seconds (one pass per link when the refmap lists the chain in the wrong order). */
+    json_t *env = drill_after_chain(f, 4000, &took);
+    assert_true(json_is_true(tu_at(env, "ok")));
+    assert_int_equal(tu_int(env, "data.ref_count"), 1); /* the whole chain replaced */
+    assert_true(took < 3000); /* the drill's default deadline */
+    json_decref(env);
+}
+
+static void test_a_refmap_over_its_limit_is_refused_before_it_is_read(void **state)
+{
+    fx *f = *state;
+    int64_t took;
+    /* 60,000 refs are far over the 1 MiB save never exceeds: parsing them cost the deadline. */
+    json_t *env = drill_after_chain(f, 60000, &took);
+    assert_string_equal(tu_str(env, "error.code"), "INTERNAL");
+    assert_non_null(strstr(tu_str(env, "error.message"), "exceeds the 1 MiB limit"));
+    assert_true(took < 3000);
+    json_decref(env);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +242,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_unread_windows_are_not_an_empty_list, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_redrill_replaces_a_long_chain_of_drills_in_one_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_refmap_over_its_limit_is_refused_before_it_is_read, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

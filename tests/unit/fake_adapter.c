@@ -499,3 +499,20 @@ void fake_kill(fake_adapter *f, int pid)
         if (f->apps[i].app.pid == pid)
             f->apps[i].alive = false;
 }
+
+fake_world *fake_world_new(void)
+{
+    fake_world *w = calloc(1, sizeof(*w));
+    if (!w)
+        abort();
+    tu_home_begin(&w->home);
+    w->fake = fake_new();
+    return w;
+}
+
+void fake_world_free(fake_world *w)
+{
+    fake_free(w->fake);
+    tu_home_end(&w->home);
+    free(w);
+}

@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "platform/adapter.h"
+#include "test_util.h"
 
 /* ---- trees ------------------------------------------------------------------------------ */
 
@@ -101,5 +102,15 @@ fake_window *fake_add_window(fake_adapter *f, const char *app_name, const char *
 fake_window *fake_window_get(fake_adapter *f, const char *id);
 /* Marks the app with this pid exited (process_alive answers false). */
 void fake_kill(fake_adapter *f, int pid);
+
+/* A test's world: a private state root (tu_home) and an empty fake adapter. */
+typedef struct {
+    tu_home home;
+    fake_adapter *fake;
+} fake_world;
+
+/* A new world (the caller frees it with fake_world_free). */
+fake_world *fake_world_new(void);
+void fake_world_free(fake_world *w);
 
 #endif

@@ -16,16 +16,11 @@
 #include "fake_adapter.h"
 #include "test_util.h"
 
-typedef struct {
-    tu_home home;
-    fake_adapter *fake;
-} fx;
+typedef fake_world fx;
 
 static int setup(void **state)
 {
-    fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->fake = fake_new();
+    fx *f = fake_world_new();
     fake_add_app(f->fake, "editor", 100);
     fake_add_window(f->fake, "editor", "Notes",
                     fk("window|n=Notes", fk("button|n=Save|a=Click", NULL), NULL));
@@ -35,10 +30,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
-    free(f);
+    fake_world_free(*state);
     return 0;
 }
 

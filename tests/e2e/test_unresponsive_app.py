@@ -21,9 +21,26 @@ def _exe_name(pid):
         return None
 
 
+def _first_ref(tree):
+    if "ref_id" in tree:
+        return tree["ref_id"]
+    for child in tree.get("children", []):
+        ref = _first_ref(child)
+        if ref:
+            return ref
+    return None
+
+
 @pytest.fixture
-def stopped_app(app_tmp):
+def stopped_app(cli, app_tmp):
     inst = launch([STOPPED_APP], STOPPED_APP, log_dir=app_tmp)
+    try:
+        # A ref into the app while it still answers, for the waits on it once stopped.
+        inst.ref = _first_ref(cli.ok("snapshot", "--app", STOPPED_APP, "-i")["tree"])
+        assert inst.ref, "no ref in %s" % STOPPED_APP
+    except BaseException:
+        stop_process(inst.popen)
+        raise
     os.kill(inst.pid, signal.SIGSTOP)
     try:
         yield inst
@@ -92,10 +109,11 @@ def test_a_stopped_app_is_unresponsive_not_absent(cli, fixture_app, stopped_app)
     code, env = cli.run("find", "--app", STOPPED_APP, "--role", "button")
     assert env["error"]["code"] == "APP_UNRESPONSIVE", env
     # A wait keeps its deadline: its reads never outlive it (each read used to get 2 s).
-    for mode in (("--text", "no such text"),):
-        code, env, took = timed(cli, "wait", "--app", STOPPED_APP, *mode, "--timeout", "1000")
+    for mode in (("--app", STOPPED_APP, "--text", "no such text"),
+                 ("--element", stopped_app.ref, "--predicate", "value", "--value", "no such value")):
+        code, env, took = timed(cli, "wait", *mode, "--timeout", "1000")
         expect_error((code, env), "TIMEOUT", kind="wait_timeout")
-        assert took < 1.0 + 0.8, "wait %s --timeout 1000 took %.1fs" % (mode[0], took)
+        assert took < 1.0 + 0.8, "wait %s --timeout 1000 took %.1fs" % (mode, took)
 
 
 def test_list_apps_tiny_timeouts_list_only_what_was_read(cli, fixture_app):

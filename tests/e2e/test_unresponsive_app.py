@@ -108,6 +108,13 @@ def test_a_stopped_app_is_unresponsive_not_absent(cli, fixture_app, stopped_app)
     # find reports the lookup it could not finish, never APP_NOT_FOUND.
     code, env = cli.run("find", "--app", STOPPED_APP, "--role", "button")
     assert env["error"]["code"] == "APP_UNRESPONSIVE", env
+    # A stopped app has not terminated: it is not "no app matches" (found/target_unresolved).
+    # (3 s: its lookup read gets 2 s, past the app's own 1 s answer budget.)
+    code, env = cli.run("wait", "--event", "app-terminated", "--app", STOPPED_APP, "--timeout",
+                        "3000")
+    err = expect_error((code, env), "APP_UNRESPONSIVE", kind="app_unresponsive")
+    assert err["details"]["pid"] == stopped_app.pid
+    assert stopped_app.popen.poll() is None
     # A wait keeps its deadline: its reads never outlive it (each read used to get 2 s).
     for mode in (("--app", STOPPED_APP, "--text", "no such text"),
                  ("--element", stopped_app.ref, "--predicate", "value", "--value", "no such value")):

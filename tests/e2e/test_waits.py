@@ -10,8 +10,7 @@ import pytest
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, DIALOG_TITLE, UNVERIFIED, close_dialog,
                             dialog_window, ensure_fixture_active, expect_count, json_strings,
-                            live_count, menu_open, need_state, ref, restore_fixture,
-                            semantic_step, unchanged, wait_state)
+                            live_count, menu_open, need_state, ref, semantic_step, unchanged, wait_state)
 from e2e_helpers import (add_rows, check_envelope, expect_error, find_node, fixture_reset,
                          launch, load_refmap, ref_number, remove_rows, stop_process)
 
@@ -22,11 +21,9 @@ EVENT_APPS = ["gtk3-icon-browser", "gtk3-demo"]
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _background_wait(cli, *args):

@@ -65,6 +65,7 @@ static void json_string(GString *out, const char *s) {
 void write_state(Fixture *fx, const char *action) {
   if (action != NULL) {
     fx->last_action = action;
+    fx->events++; /* one per handled event: the canary's check counts them */
   }
   if (fx->status_label != NULL) {
     char *status = g_strdup_printf("last action: %s", fx->last_action);
@@ -114,8 +115,9 @@ void write_state(Fixture *fx, const char *action) {
   GtkListBoxRow *pet = gtk_list_box_get_selected_row(GTK_LIST_BOX(fx->pet_list));
   json_string(out, pet != NULL ? gtk_label_get_text(GTK_LABEL(gtk_bin_get_child(GTK_BIN(pet))))
                                : NULL);
-  g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d", fx->context_marks,
-                         fx->pings);
+  g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d,\"resets\":%d,"
+                         "\"canaries\":%d,\"events\":%d", fx->context_marks, fx->pings,
+                         fx->resets, fx->canaries, fx->events);
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {
@@ -298,6 +300,21 @@ static void on_remove_me(GtkButton *b, gpointer data) {
   write_state(fx, "removed me");
 }
 
+static GtkWidget *button(const char *label, const char *id, GCallback cb, Fixture *fx);
+
+static GtkWidget *make_remove_me(Fixture *fx) {
+  GtkWidget *b = button("Remove me", "remove_me_button", G_CALLBACK(on_remove_me), fx);
+  g_signal_connect(b, "destroy", G_CALLBACK(on_remove_me_destroyed), fx);
+  return b;
+}
+
+void restore_remove_me(Fixture *fx) {
+  fx->remove_me = make_remove_me(fx);
+  gtk_box_pack_start(GTK_BOX(fx->late_row), fx->remove_me, FALSE, FALSE, 0);
+  gtk_box_reorder_child(GTK_BOX(fx->late_row), fx->remove_me, 0);
+  gtk_widget_show(fx->remove_me);
+}
+
 static void on_late_label_destroyed(GtkWidget *w, gpointer data) {
   (void)w;
   Fixture *fx = data;
@@ -404,7 +421,8 @@ static void build_window(Fixture *fx) {
   GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   ad_name(vbox, "main_box", "Main");
   gtk_container_add(GTK_CONTAINER(fx->window), vbox);
-  gtk_box_pack_start(GTK_BOX(vbox), build_menubar(fx), FALSE, FALSE, 0);
+  fx->menubar = build_menubar(fx);
+  gtk_box_pack_start(GTK_BOX(vbox), fx->menubar, FALSE, FALSE, 0);
 
   GtkWidget *content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
   ad_name(content, "content_box", "Content");
@@ -432,7 +450,7 @@ static void build_window(Fixture *fx) {
   g_signal_connect(fx->name_entry, "changed", G_CALLBACK(on_name_changed), fx);
   fx->password_entry = gtk_entry_new();
   gtk_entry_set_visibility(GTK_ENTRY(fx->password_entry), FALSE);
-  gtk_entry_set_text(GTK_ENTRY(fx->password_entry), "hunter2-secret");
+  gtk_entry_set_text(GTK_ENTRY(fx->password_entry), FIXTURE_PASSWORD);
   ad_name(fx->password_entry, "password_entry", "Password");
   g_signal_connect(fx->password_entry, "changed", G_CALLBACK(on_password_changed), fx);
   gtk_box_pack_start(c, hrow("entry_row", "Credentials", fx->name_entry, fx->password_entry),
@@ -472,7 +490,8 @@ static void build_window(Fixture *fx) {
   gtk_box_pack_start(c, fx->rows_box, FALSE, FALSE, 0);
   /* (h) tree, (i) long list */
   gtk_box_pack_start(c, build_tree(fx), FALSE, FALSE, 0);
-  gtk_box_pack_start(c, build_long_list(), FALSE, FALSE, 0);
+  fx->long_list = build_long_list();
+  gtk_box_pack_start(c, fx->long_list, FALSE, FALSE, 0);
   /* (j) dialog opener and a status line */
   fx->status_label = gtk_label_new("last action: start");
   ad_name(fx->status_label, "status_label", NULL);
@@ -493,17 +512,18 @@ static void build_window(Fixture *fx) {
   ad_name(fx->count_value, "count_value", "Count value");
   gtk_box_pack_start(GTK_BOX(extra), fx->count_value, FALSE, FALSE, 0);
   /* (l) a button that destroys itself, (m) a label that arrives late */
-  fx->remove_me = button("Remove me", "remove_me_button", G_CALLBACK(on_remove_me), fx);
-  g_signal_connect(fx->remove_me, "destroy", G_CALLBACK(on_remove_me_destroyed), fx);
+  fx->remove_me = make_remove_me(fx);
   fx->late_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
   ad_name(fx->late_box, "late_box", "Late arrivals");
   gtk_box_pack_start(GTK_BOX(fx->late_box),
                      button("Show later", "show_later_button", G_CALLBACK(on_show_later), fx),
                      FALSE, FALSE, 0);
-  gtk_box_pack_start(GTK_BOX(extra), hrow("late_row", "Late row", fx->remove_me, fx->late_box),
-                     FALSE, FALSE, 0);
+  fx->late_row = hrow("late_row", "Late row", fx->remove_me, fx->late_box);
+  gtk_box_pack_start(GTK_BOX(extra), fx->late_row, FALSE, FALSE, 0);
   /* (n) a context menu and a popover, outside the window's own child tree on AT-SPI */
   gtk_box_pack_start(GTK_BOX(extra), build_overlays(fx), FALSE, FALSE, 0);
+  /* (o) the ordering canary (reset.c) */
+  gtk_box_pack_start(GTK_BOX(extra), build_canary(fx), FALSE, FALSE, 0);
 }
 
 int main(int argc, char **argv) {
@@ -518,6 +538,7 @@ int main(int argc, char **argv) {
     fx.state_file = NULL;
   }
   build_window(&fx);
+  install_reset(&fx);
   gtk_window_set_default_size(GTK_WINDOW(fx.window), 520, -1);
   gtk_widget_show_all(fx.window);
   write_state(&fx, NULL);

@@ -315,6 +315,16 @@ def _state_file_of(pid):
     return None
 
 
+def late_arrive(app):
+    """Makes the fixture's pending "Arrived" label arrive now (SIGUSR2; the suite starts the
+    fixture with a "Show later" delay of an hour) and waits for it; returns the state line."""
+    before = app.state()
+    assert before["late_pending"], before
+    os.kill(app.pid, signal.SIGUSR2)
+    return obs.wait_until(lambda: (lambda s: s if s and s["late_arrivals"] > before[
+        "late_arrivals"] else None)(app.state()), what="the late label to arrive")
+
+
 def canary(app):
     """The ordering canary: clicks the fixture's Canary button through AT-SPI and waits for
     its count. Everything sent to the app before this call has then been handled, so an

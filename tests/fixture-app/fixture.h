@@ -23,6 +23,7 @@ typedef struct {
   GtkWidget *late_box;
   GtkWidget *late_label;
   guint late_timer;
+  guint late_ms; /* the Show later delay */
   int show_later_clicks;
   int late_arrivals;
   int name_changes;
@@ -67,6 +68,8 @@ GtkWidget *build_long_list(void);
 GtkWidget *build_pet_list(Fixture *fx);
 /* fixture.c: puts a new "Remove me" button back at the start of its row. */
 void restore_remove_me(Fixture *fx);
+/* fixture.c: the late label's timer callback: adds "Arrived" now. */
+gboolean on_late_timer(gpointer data);
 /* reset.c: SIGUSR1 resets the UI state (see reset.c); the "Canary" button counts canaries. */
 void install_reset(Fixture *fx);
 GtkWidget *build_canary(Fixture *fx);

@@ -9,6 +9,9 @@
  * marks, pings, ...) are event records, not UI state: they keep counting so a test compares
  * before and after. The state line then gains resets + 1, which is what the test waits for.
  *
+ * Arrival: SIGUSR2 adds a pending "Arrived" label now (the e2e suite sets AD_FIXTURE_LATE_MS
+ * so long that the label only comes when a test says so).
+ *
  * Canary: the "Canary" button counts canaries, and changes nothing else in the state line
  * (not last_action, not events), so a test that must show an effect is absent
  * clicks it (through AT-SPI, after the refused action) and waits for the count: the app has
@@ -72,6 +75,15 @@ static gboolean on_reset_signal(gpointer data) {
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean on_arrive_signal(gpointer data) {
+  Fixture *fx = data;
+  if (fx->late_timer != 0) {
+    g_source_remove(fx->late_timer);
+    on_late_timer(fx); /* clears late_timer, adds the label, writes the state line */
+  }
+  return G_SOURCE_CONTINUE;
+}
+
 static void on_canary(GtkButton *b, gpointer data) {
   (void)b;
   Fixture *fx = data;
@@ -88,4 +100,5 @@ GtkWidget *build_canary(Fixture *fx) {
 
 void install_reset(Fixture *fx) {
   g_unix_signal_add(SIGUSR1, on_reset_signal, fx);
+  g_unix_signal_add(SIGUSR2, on_arrive_signal, fx);
 }

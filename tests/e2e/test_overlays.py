@@ -9,7 +9,7 @@ import pytest
 
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, UNVERIFIED, activate, ensure_fixture_active,
-                            need_state, ref, restore_fixture, wait_state)
+                            need_state, ref, wait_state)
 from e2e_helpers import expect_error, fixture_reset, nodes
 
 
@@ -72,12 +72,10 @@ def _close_overlays(cli, app):
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
     _close_overlays(cli, fixture_app)
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
     _close_overlays(cli, fixture_app)
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _window_entry(window_id):

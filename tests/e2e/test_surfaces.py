@@ -6,17 +6,15 @@ import pytest
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, DIALOG_TITLE, UNVERIFIED, close_dialog,
                             dialog_window, ensure_fixture_active, menu_open, need_state, ref,
-                            restore_fixture, wait_state)
+                            wait_state)
 from e2e_helpers import expect_error, find_node, fixture_reset, nodes, ref_number
 
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _window_entry(window_id):

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "core/command_table.h"
+#include "core/deadline.h"
 #include "core/error.h"
 #include "platform/adapter.h"
 

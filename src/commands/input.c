@@ -77,6 +77,8 @@ static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_er
         return -1;
     int rc = ctx->adapter->ops->physical(ctx->adapter, req, deadline, res, err);
     ad_lease_release(&lease);
+    if (rc == 0)
+        ad_ctx_note_delivery(ctx, AD_DELIVERED_UNVERIFIED);
     return rc;
 }
 

@@ -406,6 +406,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       headed, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(2000), &res,
                       &e);
     w.hold_ms = ad_lease_release(&lease);
+    if (ok == 0)
+        ad_ctx_note_delivery(ctx, res.delivery);
     if (ok < 0) {
         ad_error_move(err, &e);
         ad_error_detail(err, "auto_wait", auto_wait_json(&w));

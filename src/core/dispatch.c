@@ -19,6 +19,12 @@ int64_t ad_now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d)
+{
+    if (d != AD_NOT_DELIVERED)
+        ctx->delivered = d;
+}
+
 int64_t ad_wall_ms(void)
 {
     struct timespec ts;
@@ -159,20 +165,23 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
     return rc;
 }
 
-/* The one rule for an error raised after the handler returned its report (the post-action
- * wait, its fresh snapshot and refstore write, a missing window to observe): the input
- * already reached the app, so the error keeps the action's own delivery and cannot read as
- * safe to repeat (configuration.md, "Results"), and the report goes under
- * details.after_action. A report without a disposition (snapshot) sent nothing. */
-static void keep_action_delivery(ad_error *err, json_t *report)
+/* The one rule for an error raised after input was sent (the post-action wait, its fresh
+ * snapshot and refstore write, a missing window to observe, a handler's own later step): the
+ * input already reached the app, so the error keeps the action's delivery and cannot read as
+ * safe to repeat (configuration.md, "Results"). The action's report, when there is one,
+ * names the delivery best (delivered_verified after a readback) and goes under
+ * details.after_action. An error that already carries a delivery keeps its own. */
+static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *report)
 {
-    const char *delivery = json_string_value(
+    const char *named = json_string_value(
         json_object_get(json_object_get(report, "disposition"), "delivery"));
-    if (!delivery)
-        return;
-    err->delivery = ad_delivery_parse(delivery);
-    if (!err->details || !json_object_get(err->details, "after_action"))
-        ad_error_detail(err, "after_action", json_incref(report));
+    if (report && named) {
+        err->delivery = ad_delivery_parse(named);
+        if (!err->details || !json_object_get(err->details, "after_action"))
+            ad_error_detail(err, "after_action", json_incref(report));
+    } else if (err->delivery == AD_NOT_DELIVERED) {
+        err->delivery = delivered;
+    }
 }
 
 static bool needs_state(const ad_command *cmd)
@@ -217,12 +226,12 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     }
     int64_t started = ad_now_us();
     rc = cmd->handler(&ctx, args, &data, &err);
-    if (rc == 0 && cmd->accepts_wait_flags) {
+    if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
-        if (rc < 0)
-            keep_action_delivery(&err, data);
-    } else if (rc < 0 && cmd->accepts_wait_flags)
+    else if (rc < 0 && cmd->accepts_wait_flags)
         ad_post_action_observation(&ctx, &err);
+    if (rc < 0)
+        keep_action_delivery(&err, ctx.delivered, data);
     ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;

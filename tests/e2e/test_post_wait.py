@@ -9,20 +9,14 @@ import os
 import pytest
 
 import atspi_observer as obs
-from action_helpers import (FIXTURE, NOT_DELIVERED, UNVERIFIED, have_xdotool, need_state, ref,
-                            restore_fixture, wait_state, xdotool)
-from e2e_helpers import expect_error, find_node, fixture_reset
+from action_helpers import (FIXTURE, NOT_DELIVERED, UNVERIFIED, clean_fixture,  # noqa: F401
+                            have_xdotool, need_state, ref, wait_state, xdotool)
+from e2e_helpers import expect_error, find_node
 
 INT64_MAX = "9223372036854775807"
 
 
-@pytest.fixture(autouse=True)
-def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
-    yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+pytestmark = pytest.mark.usefixtures("clean_fixture")
 
 
 def _no_click_landed(fixture_app, before):

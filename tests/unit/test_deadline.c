@@ -73,38 +73,19 @@ static void test_every_timeout_flag_is_bounded(void **state)
 
 /* ---- budgets beyond the maximum through dispatch ---------------------------------------- */
 
-typedef struct {
-    tu_home home;
-    char *lease_dir;
-    fake_adapter *fake;
-} fx;
+typedef tu_bed fx;
 
 static int setup(void **state)
 {
-    fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->lease_dir = tu_tmpdir();
-    setenv("AD_LEASE_DIR", f->lease_dir, 1);
-    f->fake = fake_new();
+    fx *f = tu_bed_new(fk("window|n=Form", fk("button|n=Save|a=Click", NULL), NULL));
     f->fake->reads_honor_deadline = true; /* a wrapped deadline fails the read */
-    fake_add_app(f->fake, "form", 300);
-    fake_window *w = fake_add_window(f->fake, "form", "Form",
-                                     fk("window|n=Form", fk("button|n=Save|a=Click", NULL),
-                                        NULL));
-    w->w.is_focused = true;
     *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
-    tu_rmrf(f->lease_dir);
-    free(f->lease_dir);
-    unsetenv("AD_LEASE_DIR");
-    free(f);
+    tu_bed_free(*state);
     return 0;
 }
 

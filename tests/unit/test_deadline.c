@@ -1,7 +1,7 @@
 /* test_deadline.c: saturating deadline arithmetic (core/deadline.h), the 24-hour maximum of
- * every timeout-like flag in the command table, and commands handed a budget beyond it
- * (the C ABI and batch bypass the CLI parser) that must not wrap their deadline into the
- * past. */
+ * every timeout-like flag in the command table (and an int-sized scroll count), and commands
+ * handed a budget beyond it (the C ABI and batch bypass the CLI parser) that must not wrap
+ * their deadline into the past. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,6 +71,15 @@ static void test_every_timeout_flag_is_bounded(void **state)
     assert_true(n >= 26); /* the ref actions, observation, waits, launch, batch */
 }
 
+/* scroll --amount becomes an int wheel count: a larger value would wrap (2^32 + 1 -> 1). */
+static void test_scroll_amount_fits_an_int(void **state)
+{
+    (void)state;
+    const ad_arg_spec *s = ad_arg_spec_find(ad_command_find("scroll")->args, "amount");
+    assert_non_null(s);
+    assert_true(s->max > 0 && s->max <= INT32_MAX);
+}
+
 /* ---- budgets beyond the maximum through dispatch ---------------------------------------- */
 
 typedef tu_bed fx;
@@ -125,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_add_ms),
         cmocka_unit_test(test_after_ms),
         cmocka_unit_test(test_every_timeout_flag_is_bounded),
+        cmocka_unit_test(test_scroll_amount_fits_an_int),
         T(test_huge_snapshot_budget_reads_the_tree),
         T(test_huge_click_and_wait_budgets_act_once),
     };

@@ -173,15 +173,17 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
  * details.after_action. An error that already carries a delivery keeps its own. */
 static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *report)
 {
+    if (err->delivery != AD_NOT_DELIVERED)
+        return;
     const char *named = json_string_value(
         json_object_get(json_object_get(report, "disposition"), "delivery"));
-    if (report && named) {
-        err->delivery = ad_delivery_parse(named);
-        if (!err->details || !json_object_get(err->details, "after_action"))
-            ad_error_detail(err, "after_action", json_incref(report));
-    } else if (err->delivery == AD_NOT_DELIVERED) {
+    if (!named) {
         err->delivery = delivered;
+        return;
     }
+    err->delivery = ad_delivery_parse(named);
+    if (!err->details || !json_object_get(err->details, "after_action"))
+        ad_error_detail(err, "after_action", json_incref(report));
 }
 
 static bool needs_state(const ad_command *cmd)

@@ -114,7 +114,7 @@ static json_t *auto_wait_json(const ad_auto_wait *w)
 static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *want,
                      bool was_checked, const char *before_value)
 {
-    int64_t settle = ad_now_us() + SETTLE_MS * 1000;
+    int64_t settle = ad_deadline_after_ms(SETTLE_MS);
     int outcome = -1;
     for (;;) {
         ad_tree_clear(&r->tree);
@@ -122,7 +122,7 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
         r->idx = NULL;
         ad_window_clear(&r->window);
         ad_error e = AD_ERROR_INIT;
-        if (ad_resolve_live(ctx, r, ad_now_us() + 2000 * 1000, &e) < 0) {
+        if (ad_resolve_live(ctx, r, ad_deadline_after_ms(2000), &e) < 0) {
             ad_error_clear(&e);
             outcome = -1;
             r->node = NULL;
@@ -334,7 +334,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       ad_error *err)
 {
     bool headed = json_is_true(json_object_get(ctx->globals, "headed"));
-    int64_t deadline = ad_now_us() + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_after_ms(timeout_ms);
     ad_auto_wait w = {0};
     ad_resolved r = {0};
     ad_lease lease = AD_LEASE_INIT;
@@ -379,7 +379,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     char *before = ad_text_get(&r.node->value) ? strdup(ad_text_get(&r.node->value)) : NULL;
     /* The lease, then the same strict resolution again: what was checked without the lease
      * may have changed while another agent acted. */
-    if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_now_us() + 1000000,
+    if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000),
                          err) < 0) {
         w.contention = 1;
         ad_error_detail(err, "auto_wait", auto_wait_json(&w));
@@ -396,16 +396,18 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     w.resolve_attempts++;
     /* At least 2 s, more when the action's own budget is longer: an animating GTK 4 app
      * answers once per frame, so a whole-window read can take seconds under load. */
-    int64_t read_until = ad_now_us() + 2000 * 1000;
+    int64_t read_until = ad_deadline_after_ms(2000);
     int ok = ad_resolve_live(ctx, &r, deadline > read_until ? deadline : read_until, &e) == 0
                  ? 0
                  : -1;
     if (ok == 0)
         ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? expected_value(spec, text)
                                                                   : text,
-                      headed, deadline > ad_now_us() ? deadline : ad_now_us() + 2000000, &res,
+                      headed, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(2000), &res,
                       &e);
     w.hold_ms = ad_lease_release(&lease);
+    if (ok == 0)
+        ad_ctx_note_delivery(ctx, res.delivery);
     if (ok < 0) {
         ad_error_move(err, &e);
         ad_error_detail(err, "auto_wait", auto_wait_json(&w));
@@ -443,7 +445,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                    (double)res.y));
     if (spec->reports_surfaces)
         json_object_set_new(d, "surfaces",
-                            ad_surfaces_of_pid(ctx, r.window.pid, ad_now_us() + 2000 * 1000));
+                            ad_surfaces_of_pid(ctx, r.window.pid, ad_deadline_after_ms(2000)));
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",

@@ -98,7 +98,7 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
         w->preflight_attempts++;
         w->resolve_attempts++;
         ad_error e = AD_ERROR_INIT;
-        int64_t attempt_deadline = deadline > ad_now_us() ? deadline : ad_now_us() + 1000 * 1000;
+        int64_t attempt_deadline = deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000);
         if (ad_resolve_live(ctx, r, attempt_deadline, &e) < 0) {
             /* Only an unproven identity is worth waiting for; absence and ambiguity are
              * answers. */

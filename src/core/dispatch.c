@@ -19,6 +19,12 @@ int64_t ad_now_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d)
+{
+    if (d != AD_NOT_DELIVERED)
+        ctx->delivered = d;
+}
+
 int64_t ad_wall_ms(void)
 {
     struct timespec ts;
@@ -28,7 +34,7 @@ int64_t ad_wall_ms(void)
 
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
 {
-    int64_t until = ad_now_us() + (int64_t)poll_ms * 1000;
+    int64_t until = ad_deadline_after_ms(poll_ms);
     if (until > deadline_us)
         until = deadline_us;
     if (ctx->adapter->ops->wait_change) {
@@ -44,7 +50,7 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
 
 int64_t ad_wait_read_deadline(void)
 {
-    return ad_now_us() + 2000 * 1000;
+    return ad_deadline_after_ms(2000);
 }
 
 void ad_log(const ad_ctx *ctx, const char *fmt, ...)
@@ -104,11 +110,10 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     bool has_wait = json_object_get(globals, "wait_for") ||
                     json_object_get(globals, "wait_for_gone") ||
                     json_object_get(globals, "wait_timeout");
-    if ((wf && !*wf) || (wg && !*wg)) {
-        ad_error_set(err, AD_INVALID_ARGS, "The wait selector is empty");
-        ad_error_suggest(err, "Pass a selector of the form role:text, role, or :text");
+    /* The whole selector, before the command runs: a selector found wrong after the input
+     * was sent would turn a delivered action into an error. */
+    if ((wf && ad_selector_check(wf, err) < 0) || (wg && ad_selector_check(wg, err) < 0))
         return -1;
-    }
     if (has_wait && !cmd->accepts_wait_flags) {
         ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --wait-for, --wait-for-gone or "
                                            "--wait-timeout", cmd->name);
@@ -160,6 +165,27 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
     return rc;
 }
 
+/* The one rule for an error raised after input was sent (the post-action wait, its fresh
+ * snapshot and refstore write, a missing window to observe, a handler's own later step): the
+ * input already reached the app, so the error keeps the action's delivery and cannot read as
+ * safe to repeat (configuration.md, "Results"). The action's report, when there is one,
+ * names the delivery best (delivered_verified after a readback) and goes under
+ * details.after_action. An error that already carries a delivery keeps its own. */
+static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *report)
+{
+    if (err->delivery != AD_NOT_DELIVERED)
+        return;
+    const char *named = json_string_value(
+        json_object_get(json_object_get(report, "disposition"), "delivery"));
+    if (!named) {
+        err->delivery = delivered;
+        return;
+    }
+    err->delivery = ad_delivery_parse(named);
+    if (!err->details || !json_object_get(err->details, "after_action"))
+        ad_error_detail(err, "after_action", json_incref(report));
+}
+
 static bool needs_state(const ad_command *cmd)
 {
     return strcmp(cmd->name, "version") != 0 && strcmp(cmd->name, "skills") != 0;
@@ -206,6 +232,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
         rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
     else if (rc < 0 && cmd->accepts_wait_flags)
         ad_post_action_observation(&ctx, &err);
+    if (rc < 0)
+        keep_action_delivery(&err, ctx.delivered, data);
     ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;

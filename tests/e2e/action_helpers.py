@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 import atspi_observer as obs
-from e2e_helpers import canary, fixture_ref
+from e2e_helpers import canary, fixture_ref, fixture_reset
 
 FIXTURE = ["--app", "ad-fixture"]
 FIXTURE_TITLE = "AD Fixture"
@@ -171,6 +171,15 @@ def close_file_menu(cli, app):
     ensure_fixture_active(app)
     cli.run("press", "escape", *FIXTURE)
     obs.wait_until(lambda: not menu_open(app.window()), what="the File menu to close")
+
+
+@pytest.fixture
+def clean_fixture(fixture_app):
+    """The fixture's reset before and after a test. A module uses it with
+    `pytestmark = pytest.mark.usefixtures("clean_fixture")` after importing it."""
+    fixture_reset(fixture_app)
+    yield
+    fixture_reset(fixture_app)
 
 
 # ---- result checks -----------------------------------------------------------------------

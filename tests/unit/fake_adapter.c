@@ -1,6 +1,8 @@
 /* fake_adapter.c: the in-memory adapter and tree builder of fake_adapter.h. */
 #include "fake_adapter.h"
 
+#include "core/ctx.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +366,8 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     fake_window *w = open_window(f, window_id, err);
     if (!w)
         return -1;
+    if (f->reads_honor_deadline && lim->deadline_us <= ad_now_us())
+        return ad_error_set(err, AD_TIMEOUT, "the read's deadline passed before it started");
     memset(ret, 0, sizeof(*ret));
     ret->root = fk_copy(w->root);
     if (!lim->all_bounds)

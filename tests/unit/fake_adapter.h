@@ -81,6 +81,9 @@ typedef struct fake_adapter {
     bool act_fails;
     ad_delivery act_delivery;
     void (*act_effect)(struct fake_adapter *f, const ad_node *target);
+    /* Like the AT-SPI walker, a read whose deadline already passed fails with TIMEOUT. Off
+     * by default: most tests pass deadlines they never mean to expire. */
+    bool reads_honor_deadline;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

@@ -38,22 +38,17 @@ static ad_node *form_tree(void)
 }
 
 typedef struct {
-    tu_home home;
-    char *lease_dir;
-    fake_adapter *fake;
-    fake_window *win;
+    tu_bed *bed;
+    fake_adapter *fake; /* bed->fake */
+    fake_window *win;   /* the form window */
 } fx;
 
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->lease_dir = tu_tmpdir();
-    setenv("AD_LEASE_DIR", f->lease_dir, 1);
-    f->fake = fake_new();
-    fake_add_app(f->fake, "form", 300);
-    f->win = fake_add_window(f->fake, "form", "Form", form_tree());
-    f->win->w.is_focused = true;
+    f->bed = tu_bed_new(form_tree());
+    f->fake = f->bed->fake;
+    f->win = &f->fake->wins[0];
     *state = f;
     return 0;
 }
@@ -61,11 +56,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
-    tu_rmrf(f->lease_dir);
-    free(f->lease_dir);
-    unsetenv("AD_LEASE_DIR");
+    tu_bed_free(f->bed);
     free(f);
     return 0;
 }

@@ -1,7 +1,8 @@
 /* test_actions.c: the ref-action pipeline through ad_dispatch and the fake adapter:
  * delivery and disposition, strict resolution before any input, actionability, already
- * satisfied requests, readback verification and contradictions, policy refusals, secure
- * fields, and the observation after an uncertain delivery. */
+ * satisfied requests (checked states, values), unreadable and indeterminate checked states,
+ * readback verification and contradictions, policy refusals, a modal dialog that blocks the
+ * window, secure fields, and the observation after an uncertain delivery. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ctx.h"
 #include "fake_adapter.h"
 #include "test_util.h"
 
@@ -23,6 +25,11 @@ static ad_node *form_tree(void)
               fk("button|n=Busy|a=Click|s=disabled", NULL),
               fk("checkbox|n=Agree|a=Click|cap=checkable", NULL),
               fk("checkbox|n=Done|a=Click|s=checked|cap=checkable", NULL),
+              /* A GTK3 popover's model button: its checked state is never reported. */
+              fk("checkbox|n=Dark|a=Click|checked?", NULL),
+              /* A GTK3 inconsistent check button: indeterminate, and not enabled. */
+              fk("checkbox|n=Mixed|a=Click|s=indeterminate|s=disabled", NULL),
+              fk("textfield|n=Empty|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Name|v=old|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Secret|a=SetValue|a=TypeText|cap=editable|secure", NULL),
               fk("statictext|n=Status", NULL),
@@ -300,6 +307,41 @@ static void test_uncertain_delivery_is_observed_not_repeated(void **state)
     free(ref);
 }
 
+/* check, uncheck and toggle on a state nobody can read: refused before anything is sent, for
+ * all three, and no step claims a verification. */
+static void test_unreported_checked_state_sends_nothing(void **state)
+{
+    fx *f = *state;
+    const char *cmds[] = {"check", "uncheck", "toggle"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *env = act(f, cmds[i], "Dark", 1);
+        assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+        assert_string_equal(tu_str(env, "error.details.cause"), "state_unreadable");
+        assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+        assert_null(tu_at(env, "error.details.steps"));
+        json_decref(env);
+    }
+    assert_int_equal(f->fake->n_act, 0);
+}
+
+/* An indeterminate check box (GTK3 also drops ENABLED for it) fails at once, not after the
+ * actionability wait. */
+static void test_indeterminate_checked_state_fails_at_once(void **state)
+{
+    fx *f = *state;
+    char *ref = ref_of(f, "Mixed");
+    int64_t start = ad_now_us();
+    json_t *env = run_g(f, "check", tu_args("check", "{s:s, s:i}", "ref_id", ref,
+                                            "timeout_ms", 5000), NULL, 1);
+    assert_true(ad_now_us() - start < 4000 * 1000);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    assert_string_equal(tu_str(env, "error.details.cause"), "state_indeterminate");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    free(ref);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -317,6 +359,8 @@ int main(void)
         T(test_pointer_gestures_refuse_headless),
         T(test_secure_value_never_echoed),
         T(test_uncertain_delivery_is_observed_not_repeated),
+        T(test_unreported_checked_state_sends_nothing),
+        T(test_indeterminate_checked_state_fails_at_once),
     };
     return cmocka_run_group_tests_name("actions", tests, NULL, NULL);
 }

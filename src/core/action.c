@@ -87,7 +87,8 @@ static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, cons
 {
     if (spec->act == AD_ACT_SELECT)
         return text && shows_choice(n, text) == 1;
-    (void)want;
+    if (spec->verify == AD_VERIFY_VALUE)
+        return value_equals(n, want) == 1;
     if (n->states_state != AD_FIELD_KNOWN)
         return false;
     switch (spec->verify) {

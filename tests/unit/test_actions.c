@@ -342,6 +342,41 @@ static void test_indeterminate_checked_state_fails_at_once(void **state)
     free(ref);
 }
 
+static json_t *set_value(fx *f, const char *name, const char *cmd, const char *value,
+                         int want_exit)
+{
+    char *ref = ref_of(f, name);
+    json_t *args = value ? tu_args(cmd, "{s:s, s:s, s:i}", "ref_id", ref, "value", value,
+                                   "timeout_ms", 0)
+                         : tu_args(cmd, "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0);
+    json_t *env = run_g(f, cmd, args, NULL, want_exit);
+    free(ref);
+    return env;
+}
+
+/* set-value of the value the field holds, clear of an empty field: nothing is written. */
+static void test_value_already_held_delivers_nothing(void **state)
+{
+    fx *f = *state;
+    json_t *env = set_value(f, "Name", "set-value", "old", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    assert_string_equal(tu_str(env, "data.disposition.retry"), "safe");
+    assert_string_equal(tu_str(env, "data.steps.0.label"), "EditableText.SetTextContents");
+    assert_string_equal(tu_str(env, "data.steps.0.outcome"), "skipped");
+    assert_string_equal(tu_str(env, "data.post_state.value"), "old");
+    assert_string_equal(tu_str(env, "data.details.verification_scope"), "element_value");
+    json_decref(env);
+    env = set_value(f, "Empty", "clear", NULL, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    assert_string_equal(tu_str(env, "data.post_state.value"), "");
+    json_decref(env);
+    /* A secure field's value is never read: the write goes out. */
+    env = set_value(f, "Secret", "set-value", "", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    json_decref(env);
+    assert_int_equal(f->fake->n_act, 1);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -361,6 +396,7 @@ int main(void)
         T(test_uncertain_delivery_is_observed_not_repeated),
         T(test_unreported_checked_state_sends_nothing),
         T(test_indeterminate_checked_state_fails_at_once),
+        T(test_value_already_held_delivers_nothing),
     };
     return cmocka_run_group_tests_name("actions", tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "core/action_wait.h"
 #include "core/actionability.h"
 #include "core/lease.h"
+#include "core/modal_block.h"
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
@@ -378,8 +379,9 @@ static json_t *skipped_report(const ad_action_spec *spec, const ad_node *n,
 }
 
 /* What the read under the lease decides before anything is sent: a checked state that cannot
- * decide the action, a request already satisfied (*ret_satisfied: then nothing is sent).
- * 0 go on, -1 refused (err set, nothing sent). */
+ * decide the action, a request already satisfied (*ret_satisfied: then nothing is sent), a
+ * modal dialog blocking the window. 0 go on, -1 refused (err set, nothing sent). Scrolling
+ * into view is not input to the application: a modal dialog does not stop it. */
 static int precheck_under_lease(ad_ctx *ctx, const ad_action_spec *spec, const ad_resolved *r,
                                 const char *text, const char *want, int64_t deadline,
                                 bool *ret_satisfied, ad_error *err)
@@ -387,10 +389,10 @@ static int precheck_under_lease(ad_ctx *ctx, const ad_action_spec *spec, const a
     const char *problem = ad_checked_state_problem(spec, r->node);
     if (problem)
         return ad_checked_state_error(spec, problem, err);
-    (void)ctx;
-    (void)deadline;
     *ret_satisfied = already_satisfied(spec, r->node, text, want);
-    return 0;
+    if (*ret_satisfied || (spec->act == AD_ACT_SCROLL_TO && !spec->physical_only))
+        return 0;
+    return ad_modal_block_check(ctx, &r->window, deadline, err);
 }
 
 int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,

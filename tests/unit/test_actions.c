@@ -377,6 +377,45 @@ static void test_value_already_held_delivers_nothing(void **state)
     assert_int_equal(f->fake->n_act, 1);
 }
 
+static fake_window *add_modal_dialog(fx *f)
+{
+    fake_window *d = fake_add_window(f->fake, "form", "Confirm",
+                                     fk("dialog|n=Confirm", fk("button|n=OK|a=Click", NULL),
+                                        NULL));
+    d->w.kind = "dialog";
+    d->w.modal = true;
+    return d;
+}
+
+/* A shown modal dialog of the same process blocks its other windows; its own buttons act. */
+static void test_modal_dialog_blocks_the_window_behind_it(void **state)
+{
+    fx *f = *state;
+    char *save = ref_of(f, "Save");
+    fake_window *d = add_modal_dialog(f);
+    json_t *env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", save,
+                                            "timeout_ms", 0), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    assert_string_equal(tu_str(env, "error.details.cause"), "blocked_by_modal_dialog");
+    assert_string_equal(tu_str(env, "error.details.blocking_surface.id"), d->w.id);
+    assert_string_equal(tu_str(env, "error.details.blocking_surface.type"), "sheet");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    f->win->w.is_focused = false;
+    d->w.is_focused = true;
+    env = act(f, "click", "OK", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    json_decref(env);
+    /* Closed (hidden), it blocks nothing. */
+    d->w.visible = false;
+    env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", save, "timeout_ms", 0),
+                NULL, 0);
+    assert_int_equal(f->fake->n_act, 2);
+    json_decref(env);
+    free(save);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -397,6 +436,7 @@ int main(void)
         T(test_unreported_checked_state_sends_nothing),
         T(test_indeterminate_checked_state_fails_at_once),
         T(test_value_already_held_delivers_nothing),
+        T(test_modal_dialog_blocks_the_window_behind_it),
     };
     return cmocka_run_group_tests_name("actions", tests, NULL, NULL);
 }

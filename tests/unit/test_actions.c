@@ -141,6 +141,16 @@ static void test_stale_ref_sends_nothing(void **state)
     free(ref);
 }
 
+/* error.details.checks[i] names `check` with `status`. */
+static void check_entry_is(json_t *env, int i, const char *check, const char *status)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "error.details.checks.%d.check", i);
+    assert_string_equal(tu_str(env, path), check);
+    snprintf(path, sizeof(path), "error.details.checks.%d.status", i);
+    assert_string_equal(tu_str(env, path), status);
+}
+
 static void test_disabled_target_times_out_with_checks(void **state)
 {
     fx *f = *state;
@@ -148,8 +158,7 @@ static void test_disabled_target_times_out_with_checks(void **state)
     assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
     assert_string_equal(tu_str(env, "error.details.kind"), "actionability_timeout");
     assert_string_equal(tu_str(env, "error.details.last_report.check"), "enabled");
-    assert_string_equal(tu_str(env, "error.details.checks.2.check"), "enabled");
-    assert_string_equal(tu_str(env, "error.details.checks.2.status"), "fail");
+    check_entry_is(env, 2, "enabled", "fail");
     assert_int_equal(f->fake->n_act, 0);
     json_decref(env);
 }
@@ -332,8 +341,7 @@ static void test_indeterminate_checked_state_fails_at_once(void **state)
     json_t *env = run_g(f, "check", tu_args("check", "{s:s, s:i}", "ref_id", ref,
                                             "timeout_ms", 5000), NULL, 1);
     assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED"); /* not TIMEOUT */
-    assert_string_equal(tu_str(env, "error.details.checks.3.check"), "supported_action");
-    assert_string_equal(tu_str(env, "error.details.checks.3.status"), "fail");
+    check_entry_is(env, 3, "supported_action", "fail");
     assert_string_equal(tu_str(env, "error.details.cause"), "state_indeterminate");
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
     assert_int_equal(f->fake->n_act, 0);

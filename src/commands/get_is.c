@@ -94,12 +94,6 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
     return 0;
 }
 
-static bool toggleable(const ad_node *n)
-{
-    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
-           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
-}
-
 /* Evaluates one `is` property. *applicable is false when it does not apply to this element
  * or its states could not be read; the result is then false and means unknown. */
 static bool evaluate(const ad_node *n, const char *prop, bool *applicable)
@@ -115,8 +109,9 @@ static bool evaluate(const ad_node *n, const char *prop, bool *applicable)
     if (strcmp(prop, "focused") == 0)
         return s & (1u << AD_ST_FOCUSED);
     if (strcmp(prop, "checked") == 0) {
-        *applicable = toggleable(n);
-        return *applicable && (s & (1u << AD_ST_CHECKED));
+        /* A state the toolkit never reports is unknown, not false. */
+        *applicable = ad_node_checkable(n) && ad_node_checked(n) >= 0;
+        return *applicable && ad_node_checked(n) == 1;
     }
     if (strcmp(prop, "expanded") == 0) {
         *applicable = (n->caps & AD_CAP_EXPANDABLE) || (s & (1u << AD_ST_EXPANDED));

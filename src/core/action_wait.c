@@ -60,6 +60,8 @@ static void not_actionable(const ad_action_spec *spec, bool headed, ad_actionabi
                                             "the application");
         ad_error_suggest(err, "Pass --headed only when a focus change is intended");
         ad_error_detail(err, "foreground_effect", json_true());
+    } else if (a->terminal && a->cause) {
+        ad_checked_state_error(spec, a->cause, err);
     } else if (a->terminal) {
         ad_error_set(err, a->code, "Target is not actionable: %s (%s)", a->failed_check,
                      a->reason ? a->reason : "failed");

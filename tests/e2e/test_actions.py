@@ -162,6 +162,30 @@ def test_set_value_clear_and_type_at_caret(cli, fixture_app):
     assert obs.text_of(entry) == ""
 
 
+
+@pytest.mark.parametrize("action,value", [("set-value", "hello"), ("clear", None)])
+def test_value_already_held_is_not_delivered(cli, fixture_app, action, value):
+    """observe-act-verify.md: a field that already holds the value gets nothing; the
+    fixture counts every "changed" signal of the entry (name_changes)."""
+    need_state(fixture_app)
+    entry = obs.by_id(fixture_app.window(), "name_entry")
+    if value:
+        obs.set_text(entry, value)
+        wait_state(fixture_app, lambda s: s["name"] == value, "the name to be set")
+    before = fixture_app.state()
+    argv = [action, ref(cli, "name_entry")] + ([value] if value else [])
+    data = cli.ok(*argv)
+    assert data["disposition"] == NOT_DELIVERED
+    assert data["steps"] == [semantic_step("EditableText.SetTextContents", outcome="skipped",
+                                           verified=True)]
+    assert data["post_state"]["value"] == (value or "")
+    assert check_auto_wait(data["details"])["lease_hold_ms"] == 0
+    # Canary: an increment lands after anything the command could have sent.
+    cli.ok("click", ref(cli, "inc_button"))
+    after = wait_state(fixture_app, lambda s: s["count"] == before["count"] + 1, "the canary")
+    assert after["name_changes"] == before["name_changes"], (before, after)
+    assert after["name"] == (value or "") and obs.text_of(entry) == (value or "")
+
 def test_type_text_starting_with_a_hyphen(cli, fixture_app):
     need_state(fixture_app)
     name = ref(cli, "name_entry")

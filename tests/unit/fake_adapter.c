@@ -65,6 +65,7 @@ static void apply_attr(ad_node *n, char *attr)
         else if (strcmp(attr, "v?") == 0) ad_text_unknown(&n->value);
         else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
         else if (strcmp(attr, "secure") == 0) n->secure = true;
+        else if (strcmp(attr, "checked?") == 0) n->checked_unreported = true;
         else if (strcmp(attr, "popup") == 0) { n->popup_state = AD_FIELD_KNOWN; n->popup = true; }
         else if (strcmp(attr, "popup?") == 0) n->popup_state = AD_FIELD_UNKNOWN;
         else die("flag", attr);
@@ -137,6 +138,7 @@ ad_node *fk_copy(const ad_node *s)
     n->states_state = s->states_state;
     n->states = s->states;
     n->caps = s->caps;
+    n->checked_unreported = s->checked_unreported;
     for (size_t i = 0; i < s->n_actions; i++)
         ad_node_add_action(n, s->actions[i]);
     n->actions_state = s->actions_state;

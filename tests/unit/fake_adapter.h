@@ -12,6 +12,7 @@
  *   n?      d?             id?           v?          an unknown field (the read failed)
  *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
  *   b=X,Y,W,H  bounds      secure                    a password field
+ *   checked?   a check box whose toolkit never reports its checked state
  *   popup      a popup for another element (a GTK3 popover); popup? : that could not be read
  *   cap=focusable|expandable|selectable|checkable|editable (repeatable)
  *   cut=N      children_cut, with N live children reported

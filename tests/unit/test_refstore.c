@@ -16,6 +16,7 @@
 
 #include "core/ctx.h"
 #include "core/refstore.h"
+#include "core/state_files.h"
 #include "core/state_root.h"
 #include "test_util.h"
 
@@ -43,9 +44,26 @@ static int teardown(void **state)
 
 static json_t *small_map(const char *id)
 {
-    return json_pack("{s:s, s:I, s:s, s:{s:{s:s, s:s, s:b}}}", "snapshot_id", id, "next_ref",
-                     (json_int_t)2, "app", "calc", "refs", "@e1", "role", "button", "name",
-                     "7", "unique_at_capture", 1);
+    return json_pack("{s:s, s:I, s:s, s:{s:i, s:s, s:s}, s:{s:{s:s, s:s, s:b}}}",
+                     "snapshot_id", id, "next_ref", (json_int_t)2, "app", "calc", "source",
+                     "pid", 300, "process_instance", "0000abcd:42", "source_window_id", "w1",
+                     "refs", "@e1", "role", "button", "name", "7", "unique_at_capture", 1);
+}
+
+/* The snapshots directory at path, opened the way refstore opens it. */
+static ad_state_dir snapshots_at(const char *path)
+{
+    ad_state_dir d = {.fd = open(path, O_RDONLY | O_DIRECTORY), .path = strdup(path)};
+    assert_true(d.fd >= 0);
+    return d;
+}
+
+static int prune_at(const char *path, const char *protect, int max, int keep)
+{
+    ad_state_dir d = snapshots_at(path);
+    int removed = ad_refstore_prune(&d, protect, max, keep);
+    ad_state_dir_close(&d);
+    return removed;
 }
 
 static void save_ok(ad_ctx *ctx, const char *id)
@@ -103,16 +121,22 @@ static void test_missing_snapshot(void **state)
     ad_error_clear(&err);
 }
 
-static void test_corrupt_refmap_is_internal_not_missing(void **state)
+/* A refmap that does not parse is no usable snapshot: SNAPSHOT_NOT_FOUND (refresh and
+ * retry), and the message never quotes what the file holds. */
+static void test_corrupt_refmap_is_not_found_without_its_content(void **state)
 {
     fixture *f = *state;
     save_ok(&f->ctx, "s1abc");
     char *p = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
-    tu_write_file(p, "{not json");
+    tu_write_file(p, "hunter2secret:x:19000:0:99999:7:::");
     json_t *back = NULL;
     ad_error err = AD_ERROR_INIT;
     assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), -1);
-    assert_int_equal(err.code, AD_INTERNAL);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    assert_string_equal(json_string_value(json_object_get(err.details, "kind")),
+                        "refmap_invalid");
+    assert_null(strstr(err.message, "hunter2"));
+    assert_null(back);
     ad_error_clear(&err);
     free(p);
 }
@@ -228,7 +252,7 @@ static void test_prune_keeps_96_newest_and_the_protected_one(void **state)
     make_snapshot(dir, "Not-A-Snapshot", 1);
     char *other = fmt("%s/%s", dir, "Not-A-Snapshot/refmap.json");
 
-    assert_int_equal(ad_refstore_prune(dir, "s000", 128, 96), 33);
+    assert_int_equal(prune_at(dir, "s000", 128, 96), 33);
     assert_int_equal(tu_count_entries(dir), 96 + 1);
     assert_true(snapshot_exists(dir, "s000"));  /* protected, though oldest */
     assert_false(snapshot_exists(dir, "s001")); /* oldest unprotected: removed */
@@ -254,7 +278,7 @@ static void test_prune_below_the_limit_removes_nothing(void **state)
         snprintf(id, sizeof(id), "s%03d", i);
         make_snapshot(dir, id, 1000000 + i);
     }
-    assert_int_equal(ad_refstore_prune(dir, NULL, 128, 96), 0);
+    assert_int_equal(prune_at(dir, NULL, 128, 96), 0);
     assert_int_equal(tu_count_entries(dir), 128);
     free(dir);
 }
@@ -262,8 +286,7 @@ static void test_prune_below_the_limit_removes_nothing(void **state)
 static void test_save_prunes_but_keeps_the_snapshot_just_written(void **state)
 {
     fixture *f = *state;
-    ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_private_dir_ensure(f->home.state, &err), 0);
+    assert_int_equal(mkdir(f->home.state, 0700), 0);
     char *dir = fmt("%s/%s", f->home.state, "snapshots");
     assert_int_equal(mkdir(dir, 0700), 0);
     /* 128 saved snapshots, all newer than anything written now: the new one is the oldest
@@ -328,7 +351,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_round_trip_and_latest),
         T(test_missing_snapshot),
-        T(test_corrupt_refmap_is_internal_not_missing),
+        T(test_corrupt_refmap_is_not_found_without_its_content),
         T(test_invalid_snapshot_id_is_refused),
         T(test_over_one_mib_fails_and_writes_nothing),
         T(test_files_are_private_and_no_temp_files_remain),

@@ -49,7 +49,8 @@ static int setup(void **state)
     fx *f = calloc(1, sizeof(*f));
     tu_home_begin(&f->home);
     f->lease_dir = tu_tmpdir();
-    setenv("AD_LEASE_DIR", f->lease_dir, 1);
+    /* The lease lives in $XDG_RUNTIME_DIR/agent-desktop: a private one of this test. */
+    setenv("XDG_RUNTIME_DIR", f->lease_dir, 1);
     f->fake = fake_new();
     fake_add_app(f->fake, "form", 300);
     f->win = fake_add_window(f->fake, "form", "Form", form_tree());
@@ -65,7 +66,7 @@ static int teardown(void **state)
     tu_home_end(&f->home);
     tu_rmrf(f->lease_dir);
     free(f->lease_dir);
-    unsetenv("AD_LEASE_DIR");
+    unsetenv("XDG_RUNTIME_DIR");
     free(f);
     return 0;
 }

@@ -74,9 +74,12 @@ int ad_lease_open(const char *runtime_dir, const char *tmp_base, ad_error *err)
         fd = -1;
         errno = EPERM;
     }
-    if (fd < 0)
+    if (fd < 0) {
         ad_error_set(err, AD_INTERNAL, "Cannot open the interaction lock %s/interaction.lock: "
                                        "%s", dir.path, strerror(errno));
+        ad_error_suggest(err, "Remove %s/interaction.lock (it must be a regular file of "
+                              "yours); agent-desktop recreates it", dir.path);
+    }
 done:
     ad_state_dir_close(&dir);
     ad_state_dir_close(&base);

@@ -205,9 +205,12 @@ int ad_refmap_check(const json_t *map, const char *snapshot_id, ad_error *err)
             }
         }
     }
-    if (!why)
-        return 0;
-    ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' has a malformed ref map (%s)",
+    return why ? ad_refmap_invalid(err, snapshot_id, why) : 0;
+}
+
+int ad_refmap_invalid(ad_error *err, const char *snapshot_id, const char *why)
+{
+    ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' has an unusable ref map: %s",
                  snapshot_id, why);
     ad_error_suggest(err, "Re-run a snapshot and retry with a ref from the returned snapshot");
     ad_error_detail(err, "kind", json_string("refmap_invalid"));

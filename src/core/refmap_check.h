@@ -20,4 +20,8 @@
  * (details.kind "refmap_invalid"); the message names the first bad field, never its value. */
 int ad_refmap_check(const json_t *map, const char *snapshot_id, ad_error *err);
 
+/* Sets that error: snapshot_id's refmap is unusable because of `why` (a field or file name,
+ * never content). Returns -1. Also used by refstore.c for a file that cannot be read. */
+int ad_refmap_invalid(ad_error *err, const char *snapshot_id, const char *why);
+
 #endif

@@ -75,13 +75,9 @@ static entry_kind classify(int snapshots_fd, const char *id, struct timespec *mt
 
 int ad_refstore_prune(const ad_state_dir *snapshots, const char *protect, int max, int keep)
 {
-    int dfd = dup(snapshots->fd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!d) {
-        if (dfd >= 0)
-            close(dfd);
+    DIR *d = ad_state_dir_entries(snapshots);
+    if (!d)
         return 0;
-    }
     size_t n = 0, cap = 0;
     snap_age *list = NULL;
     int removed = 0;
@@ -200,15 +196,10 @@ int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_erro
     if (rc == 0) {
         ad_error why = AD_ERROR_INIT;
         rc = ad_state_json_read(&dir, "refmap.json", AD_REFMAP_MAX_BYTES, &map, &why);
-        if (rc < 0) {
-            /* A refmap that is not a private regular JSON file is no usable snapshot. The
-             * reason names the file, never its content. */
-            ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' is unreadable: %s",
-                         snapshot_id, why.message);
-            ad_error_suggest(err, "Re-run a snapshot and retry with a ref from the returned "
-                                  "snapshot");
-            ad_error_detail(err, "kind", json_string("refmap_invalid"));
-        }
+        /* A refmap that is not a private regular JSON file is no usable snapshot. The
+         * reason names the file, never its content. */
+        if (rc < 0)
+            ad_refmap_invalid(err, snapshot_id, why.message);
         ad_error_clear(&why);
     }
     ad_state_dir_close(&dir);

@@ -337,15 +337,20 @@ done:
     return rc;
 }
 
+DIR *ad_state_dir_entries(const ad_state_dir *d)
+{
+    int fd = dup(d->fd); /* closedir closes the fd it owns; d keeps its own */
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir && fd >= 0)
+        close(fd);
+    return dir;
+}
+
 int ad_state_remove_stale_temps(const ad_state_dir *d, int64_t min_age_s)
 {
-    int dfd = dup(d->fd);
-    DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
-    if (!dir) {
-        if (dfd >= 0)
-            close(dfd);
+    DIR *dir = ad_state_dir_entries(d);
+    if (!dir)
         return 0;
-    }
     time_t now = time(NULL);
     int removed = 0;
     struct dirent *e;

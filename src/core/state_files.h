@@ -11,6 +11,7 @@
 #ifndef AD_STATE_FILES_H
 #define AD_STATE_FILES_H
 
+#include <dirent.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +57,9 @@ int ad_state_json_read(const ad_state_dir *d, const char *name, size_t max, json
  * fsync and renameat, so readers never see a torn file. The temp file is removed on failure. */
 int ad_state_file_write(const ad_state_dir *d, const char *name, const char *data, size_t len,
                         ad_error *err);
+
+/* The entries of d, from a duplicate of its fd (NULL on failure); the caller closedirs it. */
+DIR *ad_state_dir_entries(const ad_state_dir *d);
 
 /* True for a name ad_state_file_write uses as a temp file: '.', a name, '.', 6 characters. */
 bool ad_state_temp_name(const char *entry);

@@ -48,9 +48,9 @@ class Cli:
         # gives this test run its own runtime directory, so other agent-desktop users of
         # this uid on the machine (another test run) show up as no contention here. There is
         # no override variable; the /tmp fallback is checked by test_concurrency.py.
-        runtime = os.environ.get("XDG_RUNTIME_DIR") or "/tmp"
-        self.lease_dir = os.path.join(runtime, "agent-desktop") if os.environ.get(
-            "XDG_RUNTIME_DIR") else "/tmp/agent-desktop-%d" % os.getuid()
+        runtime = os.environ.get("XDG_RUNTIME_DIR")
+        self.lease_dir = (os.path.join(runtime, "agent-desktop") if runtime
+                          else "/tmp/agent-desktop-%d" % os.getuid())
 
     def environment(self, env=None):
         e = dict(os.environ)

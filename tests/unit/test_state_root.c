@@ -15,6 +15,7 @@
 #include "core/refstore.h"
 #include "core/state_files.h"
 #include "core/state_root.h"
+#include "fake_adapter.h"
 #include "test_util.h"
 
 static const char PRIVATE_MSG[] = "private file parent is accessible by group or other users";
@@ -345,6 +346,39 @@ static void test_session_resolve(void **state)
     ad_error_clear(&err);
 }
 
+/* A FIFO at session.json would block the ended-session check forever; a manifest that is a
+ * symlink is not followed. Both fail closed with INTERNAL, bounded by alarm. */
+static void test_session_manifest_fifo_or_symlink_fails_closed(void **state)
+{
+    fixture *f = *state;
+    char *manifest = path_in(f, "state/sessions/run-1/session.json");
+    ad_state_dir d = AD_STATE_DIR_INIT;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_state_namespace_open(f->home.state, "run-1", true, &d, &err), 0);
+    ad_state_dir_close(&d);
+    fake_adapter *fake = fake_new();
+    assert_int_equal(mkfifo(manifest, 0600), 0);
+    alarm(20);
+    json_t *env = tu_run_exit(fake_base(fake), "status", tu_args("status", "{}"),
+                              json_pack("{s:s}", "session", "run-1"), 1);
+    alarm(0);
+    assert_string_equal(tu_str(env, "error.code"), "INTERNAL");
+    assert_non_null(strstr(tu_str(env, "error.message"), "not a regular file"));
+    json_decref(env);
+    char *ended = path_in(f, "ended.json");
+    tu_write_file(ended, "{\"ended_at\": 1}");
+    assert_int_equal(unlink(manifest), 0);
+    assert_int_equal(symlink(ended, manifest), 0);
+    env = tu_run_exit(fake_base(fake), "status", tu_args("status", "{}"),
+                      json_pack("{s:s}", "session", "run-1"), 1);
+    assert_string_equal(tu_str(env, "error.code"), "INTERNAL");
+    assert_non_null(strstr(tu_str(env, "error.message"), "symbolic link"));
+    json_decref(env);
+    fake_free(fake);
+    free(ended);
+    free(manifest);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -364,6 +398,7 @@ int main(void)
         T(test_symlink_home_with_trailing_slash_or_dot_is_invalid),
         T(test_home_is_normalized),
         T(test_relative_home_variable_is_invalid),
+        T(test_session_manifest_fifo_or_symlink_fails_closed),
     };
     return cmocka_run_group_tests_name("state_root", tests, NULL, NULL);
 }

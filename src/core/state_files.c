@@ -40,15 +40,17 @@ static int refuse_dir(const char *path, const char *why, ad_error *err)
     return -1;
 }
 
-/* The fd must be a directory of this user that group and others cannot enter. */
-static int verify_dir(int fd, const char *path, ad_error *err)
+/* The fd must be a directory of this user. To write (create), group and others must have
+ * no access at all (configuration.md); to read, they must not be able to write, so nobody
+ * else can have planted what we read. */
+static int verify_dir(int fd, const char *path, bool writing, ad_error *err)
 {
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode))
         return refuse_dir(path, "is not a directory", err);
     if (st.st_uid != geteuid())
         return refuse_dir(path, "is owned by another user", err);
-    if (st.st_mode & 077) {
+    if (st.st_mode & (writing ? 077 : 022)) {
         ad_error_set(err, AD_INTERNAL, "%s", private_msg);
         ad_error_suggest(err, "Run chmod 700 on %s, or let agent-desktop create it", path);
         ad_error_detail(err, "path", json_string(path));
@@ -87,7 +89,7 @@ int ad_state_dir_sub(const ad_state_dir *parent, const char *name, bool create,
         goto fail;
     }
     ret->fd = fd;
-    if (verify_dir(fd, ret->path, err) < 0)
+    if (verify_dir(fd, ret->path, create, err) < 0)
         goto fail;
     return 0;
 fail:

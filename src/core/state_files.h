@@ -2,7 +2,8 @@
  *
  * The root is opened once and verified; every directory below it is opened from its parent's
  * fd with openat(O_NOFOLLOW | O_DIRECTORY), so a symlink anywhere below the root is refused,
- * not followed. Every directory must belong to this user and give group and others no access.
+ * not followed. Every directory must belong to this user; one opened to write (create) must
+ * give group and others no access, one opened to read must not be writable by them.
  * Files are opened O_NOFOLLOW (reads also O_NONBLOCK, so a FIFO cannot block a read) and must
  * be regular files of this user within a size bound. No message ever quotes a file's content.
  *
@@ -32,7 +33,8 @@ typedef struct {
 /* Opens the namespace directory: root, or root/sessions/<session_id> when session_id is not
  * NULL. With create, missing directories (and the root's missing parents) are made 0700.
  * Returns 0 with *ret open, 1 when a directory is missing and !create, -1 with err (INTERNAL:
- * a symlink, a non-directory, another user's or a group/other-accessible directory). */
+ * a symlink, a non-directory, another user's directory, or one group or others can access
+ * (create) or write (read only)). */
 int ad_state_namespace_open(const char *root, const char *session_id, bool create,
                             ad_state_dir *ret, ad_error *err);
 

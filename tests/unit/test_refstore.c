@@ -538,6 +538,28 @@ static void test_failed_write_leaves_no_snapshot_dir(void **state)
     free(dir);
 }
 
+/* Reading needs only that nobody else can write what is read: a 0755 root still loads, a
+ * group-writable one does not (and no write goes through either). */
+static void test_reads_refuse_only_roots_others_can_write(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    assert_int_equal(chmod(f->home.state, 0755), 0);
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), 0);
+    json_decref(back);
+    json_t *m = small_map("s2abc");
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    ad_error_clear(&err);
+    json_decref(m);
+    assert_int_equal(chmod(f->home.state, 0775), 0);
+    expect_load_fails(&f->ctx, "s1abc", AD_INTERNAL, NULL);
+    assert_null(ad_refstore_latest(&f->ctx));
+    assert_int_equal(chmod(f->home.state, 0700), 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -561,6 +583,7 @@ int main(void)
         T(test_foreign_snapshots_dir_is_refused),
         T(test_save_removes_stale_temps_and_abandoned_dirs),
         T(test_failed_write_leaves_no_snapshot_dir),
+        T(test_reads_refuse_only_roots_others_can_write),
     };
     return cmocka_run_group_tests_name("refstore", tests, NULL, NULL);
 }

@@ -307,11 +307,17 @@ static void test_a_malformed_pid_never_clicks_another_app(void **state)
     }
 }
 
-/* With its real pid the redirected ref is refused by the process check. */
+/* With its real pid the redirected ref is refused by the process check, also when the
+ * window's own pid cannot be read now (0). */
 static void test_a_window_of_another_process_is_refused(void **state)
 {
     fx *f = *state;
     json_t *env = click_redirected(f, NULL);
+    assert_string_equal(tu_str(env, "error.code"), "STALE_REF");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    f->theirs->w.pid = 0;
+    env = click_redirected(f, NULL);
     assert_string_equal(tu_str(env, "error.code"), "STALE_REF");
     assert_int_equal(f->fake->n_act, 0);
     json_decref(env);

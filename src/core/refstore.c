@@ -175,13 +175,11 @@ static int not_found(ad_error *err, const char *snapshot_id)
 static int open_snapshot_dir(ad_ctx *ctx, const char *snapshot_id, ad_state_dir *ret,
                              ad_error *err)
 {
-    ad_state_dir ns = AD_STATE_DIR_INIT, snaps = AD_STATE_DIR_INIT;
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    const char *const names[] = {"snapshots", snapshot_id};
     int rc = open_namespace(ctx, false, &ns, err);
     if (rc == 0)
-        rc = ad_state_dir_sub(&ns, "snapshots", false, &snaps, err);
-    if (rc == 0)
-        rc = ad_state_dir_sub(&snaps, snapshot_id, false, ret, err);
-    ad_state_dir_close(&snaps);
+        rc = ad_state_dir_walk(&ns, names, 2, false, ret, err);
     ad_state_dir_close(&ns);
     return rc;
 }

@@ -153,19 +153,35 @@ done:
     return rc;
 }
 
+int ad_state_dir_walk(const ad_state_dir *parent, const char *const *names, size_t n,
+                      bool create, ad_state_dir *ret, ad_error *err)
+{
+    ad_state_dir at = AD_STATE_DIR_INIT;
+    int rc = 0;
+    ret->fd = -1;
+    ret->path = NULL;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        ad_state_dir next = AD_STATE_DIR_INIT;
+        rc = ad_state_dir_sub(i ? &at : parent, names[i], create, i + 1 < n ? &next : ret,
+                              err);
+        ad_state_dir_close(&at);
+        at = next;
+    }
+    ad_state_dir_close(&at);
+    return rc;
+}
+
 int ad_state_namespace_open(const char *root, const char *session_id, bool create,
                             ad_state_dir *ret, ad_error *err)
 {
-    ad_state_dir r = AD_STATE_DIR_INIT, sessions = AD_STATE_DIR_INIT;
+    ad_state_dir r = AD_STATE_DIR_INIT;
     ret->fd = -1;
     ret->path = NULL;
     int rc = open_root(root, create, session_id ? &r : ret, err);
     if (rc != 0 || !session_id)
         return rc;
-    rc = ad_state_dir_sub(&r, "sessions", create, &sessions, err);
-    if (rc == 0)
-        rc = ad_state_dir_sub(&sessions, session_id, create, ret, err);
-    ad_state_dir_close(&sessions);
+    const char *const names[] = {"sessions", session_id};
+    rc = ad_state_dir_walk(&r, names, 2, create, ret, err);
     ad_state_dir_close(&r);
     return rc;
 }

@@ -42,6 +42,10 @@ int ad_state_namespace_open(const char *root, const char *session_id, bool creat
 int ad_state_dir_sub(const ad_state_dir *parent, const char *name, bool create,
                      ad_state_dir *ret, ad_error *err);
 
+/* Opens parent/names[0]/.../names[n-1] one component at a time, each checked as above. */
+int ad_state_dir_walk(const ad_state_dir *parent, const char *const *names, size_t n,
+                      bool create, ad_state_dir *ret, ad_error *err);
+
 void ad_state_dir_close(ad_state_dir *d);
 
 /* Reads dir/name whole. Returns 0 with a malloc'd NUL-terminated copy in *ret (caller frees)

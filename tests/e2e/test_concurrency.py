@@ -150,7 +150,7 @@ def test_ad_lease_dir_no_longer_escapes_the_lease(cli, fixture_app, lease_holder
     target = ref(cli, "inc_button")
     escape = tmp_path / "escape"
     escape.mkdir(mode=0o700)
-    expect_error(cli.run("click", target, "--timeout-ms", "300",
+    expect_error(cli.run("click", target, "--timeout-ms", "2000",
                          env={"AD_LEASE_DIR": str(escape)}), "TIMEOUT", kind="lease_timeout")
     assert list(escape.iterdir()) == []
     # Canary: once the holder is gone a click lands, and it is the only one.

@@ -10,6 +10,7 @@
 #include "core/ctx.h"
 #include "core/post_wait.h"
 #include "core/refs.h"
+#include "core/state_files.h"
 #include "core/state_root.h"
 
 int64_t ad_now_us(void)
@@ -138,17 +139,22 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     return 0;
 }
 
+#define SESSION_MANIFEST_MAX (64 * 1024)
+
 /* A session whose manifest says it ended refuses every command but version and skills. */
 static int check_session_open(const ad_ctx *ctx, ad_error *err)
 {
     if (!ctx->session_id)
         return 0;
-    char *ns = ad_namespace_path(ctx->state_root, ctx->session_id), *path = NULL;
-    if (!ns || asprintf(&path, "%s/session.json", ns) < 0) {
-        free(ns);
-        return ad_error_set(err, AD_INTERNAL, "out of memory");
-    }
-    json_t *manifest = json_load_file(path, 0, NULL);
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    json_t *manifest = NULL;
+    /* A session without a manifest is open; one that cannot be read safely fails closed. */
+    int found = ad_state_namespace_open(ctx->state_root, ctx->session_id, false, &ns, err);
+    if (found == 0)
+        found = ad_state_json_read(&ns, "session.json", SESSION_MANIFEST_MAX, &manifest, err);
+    ad_state_dir_close(&ns);
+    if (found < 0)
+        return -1;
     json_t *ended = json_object_get(manifest, "ended_at");
     int rc = 0;
     if (ended && !json_is_null(ended)) {
@@ -160,8 +166,6 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
         rc = -1;
     }
     json_decref(manifest);
-    free(path);
-    free(ns);
     return rc;
 }
 

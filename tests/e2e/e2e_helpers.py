@@ -44,17 +44,19 @@ class Cli:
     def __init__(self, binary, state_home):
         self.binary = binary
         self.state_home = state_home
-        # A lease of this test session's own, so other agent-desktop users of this uid on
-        # the machine (another test run) show up as no contention here. The default path
-        # is checked by test_concurrency.py.
-        self.lease_dir = os.path.join(state_home, "lease")
+        # The interaction lease lives in $XDG_RUNTIME_DIR/agent-desktop: the private desktop
+        # gives this test run its own runtime directory, so other agent-desktop users of
+        # this uid on the machine (another test run) show up as no contention here. There is
+        # no override variable; the /tmp fallback is checked by test_concurrency.py.
+        runtime = os.environ.get("XDG_RUNTIME_DIR")
+        self.lease_dir = (os.path.join(runtime, "agent-desktop") if runtime
+                          else "/tmp/agent-desktop-%d" % os.getuid())
 
     def environment(self, env=None):
         e = dict(os.environ)
         # A caller's session would move every snapshot into another namespace.
         e.pop("AGENT_DESKTOP_SESSION", None)
         e["AGENT_DESKTOP_HOME"] = self.state_home
-        e["AD_LEASE_DIR"] = self.lease_dir
         for k, v in (env or {}).items():
             if v is None:
                 e.pop(k, None)

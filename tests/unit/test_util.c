@@ -23,7 +23,8 @@ tu_bed *tu_bed_new(ad_node *root)
     tu_bed *b = calloc(1, sizeof(*b));
     tu_home_begin(&b->home);
     b->lease_dir = tu_tmpdir();
-    setenv("AD_LEASE_DIR", b->lease_dir, 1);
+    /* The lease lives in $XDG_RUNTIME_DIR/agent-desktop: a private one of this test. */
+    setenv("XDG_RUNTIME_DIR", b->lease_dir, 1);
     b->fake = fake_new();
     fake_add_app(b->fake, "form", 300);
     fake_add_window(b->fake, "form", "Form", root)->w.is_focused = true;
@@ -36,7 +37,7 @@ void tu_bed_free(tu_bed *b)
     tu_home_end(&b->home);
     tu_rmrf(b->lease_dir);
     free(b->lease_dir);
-    unsetenv("AD_LEASE_DIR");
+    unsetenv("XDG_RUNTIME_DIR");
     free(b);
 }
 

@@ -21,7 +21,7 @@ void tu_home_begin(tu_home *h);
 void tu_home_end(tu_home *h);
 
 /* A test bed for dispatch-level tests: a private state root, a private interaction-lease
- * directory (AD_LEASE_DIR), and a fake adapter with one running app "form" (pid 300) whose
+ * directory (as XDG_RUNTIME_DIR), and a fake adapter with one running app "form" (pid 300) whose
  * focused window "Form" owns `root` (moved in). tu_bed_free undoes it all. */
 typedef struct {
     tu_home home;

@@ -13,8 +13,8 @@ PACKAGES=(
   libsystemd-dev libjansson-dev libpng-dev
   libxcb1-dev libxcb-ewmh-dev libxcb-icccm4-dev libxcb-randr0-dev libxcb-xtest0-dev
   libxcb-shm0-dev libxcb-render0-dev
-  # unit tests
-  libcmocka-dev
+  # unit tests; clang and its runtimes for the libFuzzer targets (scripts/fuzz.sh)
+  libcmocka-dev clang libclang-rt-14-dev
   # fixture app, benchmark programs
   libgtk-3-dev libatspi2.0-dev
   # headless desktop and accessibility bus

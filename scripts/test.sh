@@ -10,14 +10,10 @@ bash scripts/build.sh --asan || exit 1
 
 passed=0
 failed=0
-count() { # $1 = log file of meson test or pytest, $2 = its exit status
+count() { # $1 = pytest log, $2 = its exit status
   local p f
-  p=$(grep -Eo '^Ok: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
-  f=$(grep -Eo '^Fail: +[0-9]+' "$1" | grep -Eo '[0-9]+' || true)
-  if [[ -z "$p" ]]; then
-    p=$(grep -Eo '[0-9]+ passed' "$1" | tail -n1 | grep -Eo '[0-9]+' || echo 0)
-    f=$(grep -Eo '[0-9]+ (failed|error)' "$1" | awk '{s+=$1} END {print s+0}')
-  fi
+  p=$(grep -Eo '[0-9]+ passed' "$1" | tail -n1 | grep -Eo '[0-9]+' || echo 0)
+  f=$(grep -Eo '[0-9]+ (failed|error)' "$1" | awk '{s+=$1} END {print s+0}')
   # A stage that failed without a countable failure (a crash, "no tests ran") still fails.
   if [[ ${2:-0} != 0 && ${f:-0} == 0 ]]; then f=1; fi
   passed=$((passed + ${p:-0}))
@@ -27,11 +23,11 @@ count() { # $1 = log file of meson test or pytest, $2 = its exit status
 log=$(mktemp -d "${TMPDIR:-/tmp}/ad-test.XXXXXX")
 echo "== unit tests"
 meson test -C build --print-errorlogs >"$log/unit.txt" 2>&1
-st=$?; tail -n 8 "$log/unit.txt"; count "$log/unit.txt" $st
+st=$?; tail -n 8 "$log/unit.txt"; count_unit build "$log/unit.txt" $st
 echo "== unit tests (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs >"$log/unit-asan.txt" 2>&1
-st=$?; tail -n 8 "$log/unit-asan.txt"; count "$log/unit-asan.txt" $st
+st=$?; tail -n 8 "$log/unit-asan.txt"; count_unit build-asan "$log/unit-asan.txt" $st
 
 # A private desktop, always: tests must not depend on (or disturb) the user's session.
 export AD_DESKTOP_PRIVATE=1
@@ -52,11 +48,14 @@ echo "== X11 input checks"
 bash tests/e2e/x11_input_check.sh build >"$log/x11.txt" 2>&1
 st=$?
 tail -n 3 "$log/x11.txt"
-p=$(grep -c '^ok ' "$log/x11.txt" || true)
-f=$(grep -c '^not ok ' "$log/x11.txt" || true)
-if [[ $st != 0 && $f == 0 ]]; then f=1; fi
-passed=$((passed + p))
-failed=$((failed + f))
+count_tap "$log/x11.txt" $st
+
+# libFuzzer targets (TAP), a short fixed time each; scripts/fuzz.sh SECONDS runs them longer.
+echo "== fuzzers"
+bash scripts/fuzz.sh "${AD_FUZZ_SECONDS:-20}" >"$log/fuzz.txt" 2>&1
+st=$?
+cat "$log/fuzz.txt"
+count_tap "$log/fuzz.txt" $st
 rm -rf "$log"
 echo
 echo "$passed passed, $failed failed"

@@ -99,7 +99,7 @@ int ad_cmd_list_windows(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
 int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *app = ad_arg_str(args, "app");
-    int64_t deadline = ad_now_us() + 5000 * 1000;
+    int64_t deadline = ad_deadline_after_ms(5000);
     ad_window win = {0};
     ad_app_list apps = {0};
     json_t *surfaces = NULL;

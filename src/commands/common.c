@@ -23,5 +23,5 @@ int64_t ad_arg_int(const json_t *args, const char *key, int64_t fallback)
 
 int64_t ad_deadline_from(const json_t *args, const char *key, int64_t fallback_ms)
 {
-    return ad_now_us() + ad_arg_int(args, key, fallback_ms) * 1000;
+    return ad_deadline_after_ms(ad_arg_int(args, key, fallback_ms));
 }

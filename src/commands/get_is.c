@@ -78,7 +78,7 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
     const char *ref = ad_arg_str(args, "ref_id");
     const char *prop = ad_arg_str(args, "property");
     ad_resolved r = {0};
-    int64_t deadline = ad_now_us() + REF_READ_TIMEOUT_MS * 1000;
+    int64_t deadline = ad_deadline_after_ms(REF_READ_TIMEOUT_MS);
     if (ad_resolve_load(ctx, ref, &r, err) < 0 ||
         ad_resolve_live_bounds(ctx, &r, deadline, strcmp(prop, "bounds") == 0, err) < 0) {
         ad_resolved_clear(&r);
@@ -92,12 +92,6 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
     ad_resolved_clear(&r);
     *ret_data = d;
     return 0;
-}
-
-static bool toggleable(const ad_node *n)
-{
-    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
-           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
 }
 
 /* Evaluates one `is` property. *applicable is false when it does not apply to this element
@@ -115,8 +109,9 @@ static bool evaluate(const ad_node *n, const char *prop, bool *applicable)
     if (strcmp(prop, "focused") == 0)
         return s & (1u << AD_ST_FOCUSED);
     if (strcmp(prop, "checked") == 0) {
-        *applicable = toggleable(n);
-        return *applicable && (s & (1u << AD_ST_CHECKED));
+        /* A state the toolkit never reports is unknown, not false. */
+        *applicable = ad_node_checkable(n) && ad_node_checked(n) >= 0;
+        return *applicable && ad_node_checked(n) == 1;
     }
     if (strcmp(prop, "expanded") == 0) {
         *applicable = (n->caps & AD_CAP_EXPANDABLE) || (s & (1u << AD_ST_EXPANDED));
@@ -132,7 +127,7 @@ int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
     const char *ref = ad_arg_str(args, "ref_id");
     const char *prop = ad_arg_str(args, "property");
     ad_resolved r = {0};
-    if (ad_resolve_ref(ctx, ref, ad_now_us() + REF_READ_TIMEOUT_MS * 1000, &r, err) < 0) {
+    if (ad_resolve_ref(ctx, ref, ad_deadline_after_ms(REF_READ_TIMEOUT_MS), &r, err) < 0) {
         ad_resolved_clear(&r);
         return -1;
     }

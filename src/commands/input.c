@@ -71,12 +71,14 @@ static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_er
 {
     if (!ctx->adapter->ops->physical)
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No physical input on this adapter");
-    int64_t deadline = ad_now_us() + 5000 * 1000;
+    int64_t deadline = ad_deadline_after_ms(5000);
     ad_lease lease = AD_LEASE_INIT;
     if (ad_lease_acquire(&lease, deadline, err) < 0)
         return -1;
     int rc = ctx->adapter->ops->physical(ctx->adapter, req, deadline, res, err);
     ad_lease_release(&lease);
+    if (rc == 0)
+        ad_ctx_note_delivery(ctx, AD_DELIVERED_UNVERIFIED);
     return rc;
 }
 
@@ -86,7 +88,7 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     if (check_combo(ctx, args, combo, sizeof(combo), err) < 0)
         return -1;
     const char *app = ad_arg_str(args, "app"), *wid = ad_arg_str(args, "window_id");
-    int64_t deadline = ad_now_us() + 5000 * 1000;
+    int64_t deadline = ad_deadline_after_ms(5000);
     ad_window win = {0};
     bool scoped = app || wid;
     if (scoped && ad_window_select(ctx, app, wid, deadline, &win, err) < 0)
@@ -106,13 +108,13 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
         json_object_set_new(d, "steps", ad_act_steps_json(&res, 0));
         if (scoped) {
             json_object_set_new(d, "surfaces",
-                                ad_surfaces_of_pid(ctx, win.pid, ad_now_us() + 2000 * 1000));
+                                ad_surfaces_of_pid(ctx, win.pid, ad_deadline_after_ms(2000)));
             free(ctx->observed_window_id);
             ctx->observed_window_id = strdup(win.id);
         } else {
             ad_window focused = {0};
             ad_error ignored = AD_ERROR_INIT;
-            if (ad_window_select(ctx, NULL, NULL, ad_now_us() + 2000 * 1000, &focused,
+            if (ad_window_select(ctx, NULL, NULL, ad_deadline_after_ms(2000), &focused,
                                  &ignored) == 0) {
                 free(ctx->observed_window_id);
                 ctx->observed_window_id = strdup(focused.id);
@@ -229,6 +231,22 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     return 0;
 }
 
+/* A post-action wait polls the window of a ref; a screen point has none. Refused before any
+ * input is sent, instead of failing after the pointer moved (configuration.md, "Which owner
+ * is polled"). `point_flag` names the flag that gave the point. */
+static int check_wait_owner(const ad_ctx *ctx, bool has_window, const char *point_flag,
+                            ad_error *err)
+{
+    if (has_window || (!json_object_get(ctx->globals, "wait_for") &&
+                       !json_object_get(ctx->globals, "wait_for_gone")))
+        return 0;
+    ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone poll a window, and %s "
+                 "is a screen point with none", point_flag);
+    ad_error_suggest(err, "Target a ref instead of %s, or run wait as a separate command",
+                     point_flag);
+    return -1;
+}
+
 int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *ref = ad_arg_str(args, "ref_id");
@@ -236,6 +254,8 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     if (ad_arg_int(args, "duration", 0) > 0)
         return ad_error_set(err, AD_INVALID_ARGS, "--duration is reserved; run hover, then "
                                                   "wait MS");
+    if (check_wait_owner(ctx, ref != NULL, "--xy", err) < 0)
+        return -1;
     if (!ref && parse_xy(ad_arg_str(args, "xy"), "--xy", &x, &y, err) < 0)
         return -1;
     if (require_headed(ctx, err) < 0)
@@ -302,7 +322,12 @@ int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     if (duration + drop >= timeout)
         return ad_error_set(err, AD_INVALID_ARGS, "--duration plus --drop-delay must be below "
                                                   "--timeout-ms");
-    int64_t deadline = ad_now_us() + timeout * 1000;
+    const char *scope = ad_arg_str(args, "wait_for_scope");
+    bool from_scope = scope && strcmp(scope, "from") == 0;
+    if (check_wait_owner(ctx, ad_arg_str(args, from_scope ? "from" : "to") != NULL,
+                         from_scope ? "--from-xy" : "--to-xy", err) < 0)
+        return -1;
+    int64_t deadline = ad_deadline_after_ms(timeout);
     int fx = 0, fy = 0, tx = 0, ty = 0;
     char *from_win = NULL, *to_win = NULL;
     int rc = -1;
@@ -328,8 +353,7 @@ int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                                                "to", to));
     json_object_set_new(d, "from", from);
     json_object_set_new(d, "to", to);
-    const char *scope = ad_arg_str(args, "wait_for_scope");
-    const char *observed = scope && strcmp(scope, "from") == 0 ? from_win : to_win;
+    const char *observed = from_scope ? from_win : to_win;
     if (observed) {
         free(ctx->observed_window_id);
         ctx->observed_window_id = strdup(observed);

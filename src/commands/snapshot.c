@@ -76,7 +76,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     lim.all_bounds = opts->include_bounds;
     /* Choosing the window is not the observation: it gets its own floor, so a tiny
      * --timeout-ms still yields a partial tree (contract 2.2) rather than a lookup error. */
-    lim.select_floor_us = ad_now_us() + WINDOW_CHOICE_FLOOR_MS * 1000;
+    lim.select_floor_us = ad_deadline_after_ms(WINDOW_CHOICE_FLOOR_MS);
     if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
                         ad_arg_str(args, "window_id"), &lim, &sf, err) < 0)
         goto done;
@@ -218,8 +218,8 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
     int rc = -1;
     if (ad_resolve_load(ctx, ad_arg_str(args, "root"), &r, err) < 0)
         goto done;
-    if (ad_resolve_live_bounds(ctx, &r, started + timeout_ms * 1000, opts->include_bounds,
-                               err) < 0) {
+    if (ad_resolve_live_bounds(ctx, &r, ad_deadline_add_ms(started, timeout_ms),
+                               opts->include_bounds, err) < 0) {
         /* All or nothing: an incomplete read of the region is a deadline, nothing saved. */
         if (err->code == AD_TIMEOUT)
             deadline_error(err, started, timeout_ms);

@@ -157,7 +157,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
                                                       : "--value needs --predicate value");
     if (ad_arg_str(args, "action") && strcmp(predicate, "actionable") != 0)
         return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
-    int64_t deadline = started + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL, *last_error = NULL;
     arm_for_ref(ctx, ref);
     for (;;) {
@@ -219,7 +219,7 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
 {
     const char *title = ad_arg_str(args, "window");
     const char *app = ad_arg_str(args, "app");
-    int64_t deadline = started + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL;
     arm_any(ctx);
     for (;;) {
@@ -333,7 +333,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
 {
     const char *text = ad_arg_str(args, "text");
     json_t *count_arg = json_object_get(args, "count");
-    int64_t deadline = started + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last_error = NULL;
     size_t last_count = 0;
     arm_any(ctx);

@@ -27,7 +27,7 @@ static void arm(ad_ctx *ctx)
 int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
                  int64_t timeout_ms, json_t **ret, ad_error *err)
 {
-    int64_t deadline = started + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     arm(ctx);
     for (;;) {
         ad_surface s = {0};
@@ -224,7 +224,7 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
                   json_t **ret, ad_error *err)
 {
     const char *kind = ad_arg_str(args, "event"), *app = ad_arg_str(args, "app");
-    int64_t deadline = started + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     bool surface = strncmp(kind, "surface", 7) == 0;
     bool window_kind = strstr(kind, "window") || strcmp(kind, "focus-changed") == 0;
     if ((ad_arg_str(args, "window") || ad_arg_str(args, "window_id")) && !window_kind)

@@ -10,6 +10,7 @@
 #include "core/action_wait.h"
 #include "core/actionability.h"
 #include "core/lease.h"
+#include "core/modal_block.h"
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
@@ -19,10 +20,6 @@
 #define SETTLE_MS 1500
 
 
-static bool checked(const ad_node *n)
-{
-    return n->states & (1u << AD_ST_CHECKED);
-}
 
 static bool expanded(const ad_node *n)
 {
@@ -72,16 +69,32 @@ static int shows_choice(const ad_node *n, const char *want)
     return -1; /* the option is not in this read */
 }
 
-/* Is the request already satisfied? Then nothing is delivered. */
-static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text)
+/* Does the element's value read `want`? 1 yes, 0 no, -1 unreadable: a secure field, a failed
+ * read, or a read as long as the walker's field limit (it may have been cut there). An empty
+ * GTK entry reads as an absent value: that is "". */
+static int value_equals(const ad_node *n, const char *want)
+{
+    const char *v = ad_text_get(&n->value);
+    if (n->secure || n->value.state == AD_FIELD_UNKNOWN ||
+        (v && strlen(v) >= ad_read_limits_default(0).max_field_bytes))
+        return -1;
+    return strcmp(v ? v : "", want) == 0;
+}
+
+/* Is the request already satisfied? Then nothing is delivered. `want` is the value a
+ * set-value or clear writes. */
+static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text,
+                              const char *want)
 {
     if (spec->act == AD_ACT_SELECT)
         return text && shows_choice(n, text) == 1;
+    if (spec->verify == AD_VERIFY_VALUE)
+        return value_equals(n, want) == 1;
     if (n->states_state != AD_FIELD_KNOWN)
         return false;
     switch (spec->verify) {
-    case AD_VERIFY_CHECKED: return checked(n);
-    case AD_VERIFY_UNCHECKED: return !checked(n);
+    case AD_VERIFY_CHECKED: return ad_node_checked(n) == 1;
+    case AD_VERIFY_UNCHECKED: return ad_node_checked(n) == 0;
     case AD_VERIFY_EXPANDED: return expanded(n);
     case AD_VERIFY_COLLAPSED: return !expanded(n);
     case AD_VERIFY_VISIBLE: return shown(n);
@@ -112,9 +125,9 @@ static json_t *auto_wait_json(const ad_auto_wait *w)
 /* Reads the element back until it shows the requested effect or the settle time passes.
  * Returns 1 verified, 0 contradicted (r->node is the contradicting read), -1 unreadable. */
 static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, const char *want,
-                     bool was_checked, const char *before_value)
+                     int was_checked, const char *before_value)
 {
-    int64_t settle = ad_now_us() + SETTLE_MS * 1000;
+    int64_t settle = ad_deadline_after_ms(SETTLE_MS);
     int outcome = -1;
     for (;;) {
         ad_tree_clear(&r->tree);
@@ -122,7 +135,7 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
         r->idx = NULL;
         ad_window_clear(&r->window);
         ad_error e = AD_ERROR_INIT;
-        if (ad_resolve_live(ctx, r, ad_now_us() + 2000 * 1000, &e) < 0) {
+        if (ad_resolve_live(ctx, r, ad_deadline_after_ms(2000), &e) < 0) {
             ad_error_clear(&e);
             outcome = -1;
             r->node = NULL;
@@ -130,18 +143,20 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
             const ad_node *n = r->node;
             const char *v = ad_text_get(&n->value);
             bool states = n->states_state == AD_FIELD_KNOWN;
+            int now_checked = ad_node_checked(n);
             switch (spec->verify) {
-            case AD_VERIFY_CHECKED: outcome = states ? checked(n) : -1; break;
-            case AD_VERIFY_UNCHECKED: outcome = states ? !checked(n) : -1; break;
-            case AD_VERIFY_TOGGLED: outcome = states ? checked(n) != was_checked : -1; break;
+            case AD_VERIFY_CHECKED: outcome = now_checked; break;
+            case AD_VERIFY_UNCHECKED: outcome = now_checked < 0 ? -1 : !now_checked; break;
+            case AD_VERIFY_TOGGLED:
+                outcome = now_checked < 0 || was_checked < 0 ? -1 : now_checked != was_checked;
+                break;
             case AD_VERIFY_EXPANDED: outcome = states ? expanded(n) : -1; break;
             case AD_VERIFY_COLLAPSED: outcome = states ? !expanded(n) : -1; break;
             case AD_VERIFY_VALUE:
                 if (spec->act == AD_ACT_SELECT)
                     outcome = shows_choice(n, want);
                 else
-                    outcome = n->value.state == AD_FIELD_UNKNOWN ? -1
-                                                                   : strcmp(v ? v : "", want) == 0;
+                    outcome = value_equals(n, want);
                 break;
             case AD_VERIFY_INSERTED:
                 /* An empty GTK entry reads as an absent value: that is "". */
@@ -329,12 +344,63 @@ static void verification_details(json_t *details, bool value_kind, int outcome, 
                         json_string(secure ? "secure_field" : "insufficient_evidence"));
 }
 
+/* The label of the step an already satisfied request skips: the call it would have made. */
+static const char *skipped_label(const ad_action_spec *spec, const ad_node *n)
+{
+    switch (spec->act) {
+    case AD_ACT_SELECT: return "Selection.SelectChild";
+    case AD_ACT_SCROLL_TO: return "Component.ScrollTo";
+    case AD_ACT_SET_TEXT:
+        return strcmp(n->role, "slider") == 0 ? "Value.CurrentValue"
+                                               : "EditableText.SetTextContents";
+    default: return "Action.DoAction";
+    }
+}
+
+/* The report of a request the element already satisfies: nothing delivered, the step
+ * skipped and verified by the read that showed it (n). New reference. */
+static json_t *skipped_report(const ad_action_spec *spec, const ad_node *n,
+                              const ad_auto_wait *w, bool hide, bool value_action)
+{
+    ad_act_result res = {.n_steps = 1};
+    snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s", skipped_label(spec, n));
+    res.steps[0].mechanism = "semantic_api";
+    res.steps[0].outcome = "skipped";
+    json_t *d = json_object();
+    json_object_set_new(d, "action", json_string(spec->name));
+    json_object_set_new(d, "details", json_pack("{s:s, s:o}", "verification_scope",
+                                                value_action ? "element_value"
+                                                             : "element_state",
+                                                "auto_wait", auto_wait_json(w)));
+    json_object_set_new(d, "disposition", ad_disposition_json(AD_NOT_DELIVERED));
+    json_object_set_new(d, "post_state", ad_post_state_json(n, hide, value_action));
+    json_object_set_new(d, "steps", ad_act_steps_json(&res, 1));
+    return d;
+}
+
+/* What the read under the lease decides before anything is sent: a checked state that cannot
+ * decide the action, a request already satisfied (*ret_satisfied: then nothing is sent), a
+ * modal dialog blocking the window. 0 go on, -1 refused (err set, nothing sent). Scrolling
+ * into view is not input to the application: a modal dialog does not stop it. */
+static int precheck_under_lease(ad_ctx *ctx, const ad_action_spec *spec, const ad_resolved *r,
+                                const char *text, const char *want, int64_t deadline,
+                                bool *ret_satisfied, ad_error *err)
+{
+    const char *problem = ad_checked_state_problem(spec, r->node);
+    if (problem)
+        return ad_checked_state_error(spec, problem, err);
+    *ret_satisfied = already_satisfied(spec, r->node, text, want);
+    if (*ret_satisfied || (spec->act == AD_ACT_SCROLL_TO && !spec->physical_only))
+        return 0;
+    return ad_modal_block_check(ctx, &r->window, deadline, err);
+}
+
 int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       const char *text, int64_t timeout_ms, bool secret_io, json_t **ret_data,
                       ad_error *err)
 {
     bool headed = json_is_true(json_object_get(ctx->globals, "headed"));
-    int64_t deadline = ad_now_us() + timeout_ms * 1000;
+    int64_t deadline = ad_deadline_after_ms(timeout_ms);
     ad_auto_wait w = {0};
     ad_resolved r = {0};
     ad_lease lease = AD_LEASE_INIT;
@@ -354,36 +420,18 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     bool value_action = (spec->verify == AD_VERIFY_VALUE &&
                          !(spec->act == AD_ACT_SELECT && r.node->value.state == AD_FIELD_ABSENT)) ||
                         spec->verify == AD_VERIFY_INSERTED;
-    if (already_satisfied(spec, r.node, text)) {
-        res.n_steps = 1;
-        snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s",
-                 spec->act == AD_ACT_SELECT      ? "Selection.SelectChild"
-                 : spec->act == AD_ACT_SCROLL_TO ? "Component.ScrollTo"
-                                                 : "Action.DoAction");
-        res.steps[0].mechanism = "semantic_api";
-        res.steps[0].outcome = "skipped";
-        json_t *d = json_object();
-        json_object_set_new(d, "action", json_string(spec->name));
-        json_object_set_new(d, "details", json_pack("{s:s, s:o}", "verification_scope",
-                                                    value_action ? "element_value"
-                                                                 : "element_state",
-                                                    "auto_wait", auto_wait_json(&w)));
-        json_object_set_new(d, "disposition", ad_disposition_json(AD_NOT_DELIVERED));
-        json_object_set_new(d, "post_state", ad_post_state_json(r.node, hide, value_action));
-        json_object_set_new(d, "steps", ad_act_steps_json(&res, 1));
-        *ret_data = d;
+    const char *want = expected_value(spec, text);
+    if (already_satisfied(spec, r.node, text, want)) {
+        *ret_data = skipped_report(spec, r.node, &w, hide, value_action);
         rc = 0;
         goto done;
     }
-    bool was_checked = checked(r.node);
-    char *before = ad_text_get(&r.node->value) ? strdup(ad_text_get(&r.node->value)) : NULL;
     /* The lease, then the same strict resolution again: what was checked without the lease
      * may have changed while another agent acted. */
-    if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_now_us() + 1000000,
+    if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000),
                          err) < 0) {
         w.contention = 1;
         ad_error_detail(err, "auto_wait", auto_wait_json(&w));
-        free(before);
         goto done;
     }
     w.contention = lease.contention;
@@ -396,16 +444,28 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     w.resolve_attempts++;
     /* At least 2 s, more when the action's own budget is longer: an animating GTK 4 app
      * answers once per frame, so a whole-window read can take seconds under load. */
-    int64_t read_until = ad_now_us() + 2000 * 1000;
-    int ok = ad_resolve_live(ctx, &r, deadline > read_until ? deadline : read_until, &e) == 0
-                 ? 0
-                 : -1;
+    int64_t read_until = ad_deadline_after_ms(2000);
+    int64_t until = deadline > read_until ? deadline : read_until;
+    bool satisfied = false;
+    int ok = ad_resolve_live(ctx, &r, until, &e) == 0 ? 0 : -1;
     if (ok == 0)
-        ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? expected_value(spec, text)
-                                                                  : text,
-                      headed, deadline > ad_now_us() ? deadline : ad_now_us() + 2000000, &res,
-                      &e);
+        ok = precheck_under_lease(ctx, spec, &r, text, want, until, &satisfied, &e);
+    if (ok == 0 && satisfied) {
+        w.hold_ms = ad_lease_release(&lease);
+        *ret_data = skipped_report(spec, r.node, &w, hide, value_action);
+        rc = 0;
+        goto done;
+    }
+    /* The state the readback compares with: read under the lease, just before dispatch. */
+    int was_checked = ok == 0 ? ad_node_checked(r.node) : -1;
+    char *before = ok == 0 && ad_text_get(&r.node->value) ? strdup(ad_text_get(&r.node->value))
+                                                          : NULL;
+    if (ok == 0)
+        ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? want : text, headed,
+                      deadline > ad_now_us() ? deadline : ad_deadline_after_ms(2000), &res, &e);
     w.hold_ms = ad_lease_release(&lease);
+    if (ok == 0)
+        ad_ctx_note_delivery(ctx, res.delivery);
     if (ok < 0) {
         ad_error_move(err, &e);
         ad_error_detail(err, "auto_wait", auto_wait_json(&w));
@@ -417,8 +477,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int outcome = 1;
     ad_delivery delivery = res.delivery;
     if (spec->verify != AD_VERIFY_NONE) {
-        outcome = secure ? -1 : read_back(ctx, spec, &r, expected_value(spec, text),
-                                          was_checked, before);
+        outcome = secure ? -1 : read_back(ctx, spec, &r, want, was_checked, before);
         verification_details(details, value_action, outcome, secure);
         if (outcome == 1)
             delivery = AD_DELIVERED_VERIFIED;
@@ -443,7 +502,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                    (double)res.y));
     if (spec->reports_surfaces)
         json_object_set_new(d, "surfaces",
-                            ad_surfaces_of_pid(ctx, r.window.pid, ad_now_us() + 2000 * 1000));
+                            ad_surfaces_of_pid(ctx, r.window.pid, ad_deadline_after_ms(2000)));
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",

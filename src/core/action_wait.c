@@ -60,6 +60,8 @@ static void not_actionable(const ad_action_spec *spec, bool headed, ad_actionabi
                                             "the application");
         ad_error_suggest(err, "Pass --headed only when a focus change is intended");
         ad_error_detail(err, "foreground_effect", json_true());
+    } else if (a->terminal && a->cause) {
+        ad_checked_state_error(spec, a->cause, err);
     } else if (a->terminal) {
         ad_error_set(err, a->code, "Target is not actionable: %s (%s)", a->failed_check,
                      a->reason ? a->reason : "failed");
@@ -98,7 +100,7 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
         w->preflight_attempts++;
         w->resolve_attempts++;
         ad_error e = AD_ERROR_INIT;
-        int64_t attempt_deadline = deadline > ad_now_us() ? deadline : ad_now_us() + 1000 * 1000;
+        int64_t attempt_deadline = deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000);
         if (ad_resolve_live(ctx, r, attempt_deadline, &e) < 0) {
             /* Only an unproven identity is worth waiting for; absence and ambiguity are
              * answers. */

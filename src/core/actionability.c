@@ -22,10 +22,29 @@ static void check(ad_actionability *a, const char *name, const char *status, con
     }
 }
 
-static bool toggleable(const ad_node *n)
+const char *ad_checked_state_problem(const ad_action_spec *spec, const ad_node *n)
 {
-    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
-           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
+    if (spec->act != AD_ACT_TOGGLE)
+        return NULL;
+    if (ad_node_checked(n) < 0)
+        return "state_unreadable";
+    return has(n, AD_ST_INDETERMINATE) ? "state_indeterminate" : NULL;
+}
+
+int ad_checked_state_error(const ad_action_spec *spec, const char *problem, ad_error *err)
+{
+    bool mixed = strcmp(problem, "state_indeterminate") == 0;
+    ad_error_set(err, AD_ACTION_FAILED,
+                 mixed ? "%s refused: the element reads neither checked nor unchecked"
+                       : "%s refused: the element's checked state cannot be read",
+                 spec->name);
+    ad_error_suggest(err, mixed ? "Read the element and the UI around it, then use click if "
+                                  "its next state is what you want"
+                                : "Its toolkit does not report the state: verify the effect "
+                                  "in the UI (or the app's settings) and use click");
+    ad_error_detail(err, "cause", json_string(problem));
+    err->delivery = AD_NOT_DELIVERED;
+    return -1;
 }
 
 /* Does the element offer a semantic route for this action? NULL when it does. */
@@ -43,7 +62,7 @@ static const char *unsupported(const ad_action_spec *spec, const ad_node *n)
         return ad_node_has_action(n, "RightClick") ? NULL
                                                    : "the element exposes no context-menu action";
     case AD_ACT_TOGGLE:
-        if (!toggleable(n))
+        if (!ad_node_checkable(n))
             return "the element cannot be checked";
         return ad_node_has_action(n, "Toggle") || ad_node_has_action(n, "Click")
                    ? NULL
@@ -115,6 +134,15 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool he
         if (why && spec->act == AD_ACT_SELECT && strcmp(n->role, "combobox") == 0)
             a->kind = "pointer_required";
     }
+    /* A checked state that cannot decide check/uncheck/toggle will not change by waiting
+     * (a GTK3 inconsistent check button also reads disabled: that must not time out). */
+    const char *problem = why || !states_known ? NULL : ad_checked_state_problem(spec, n);
+    if (problem) {
+        why = strcmp(problem, "state_indeterminate") == 0 ? "the checked state is indeterminate"
+                                                           : "the checked state is unreadable";
+        code = AD_ACTION_FAILED;
+        a->cause = problem;
+    }
     check(a, "supported_action", why ? "fail" : "pass", why);
     bool policy_fail = spec->focus_effect && !headed;
     check(a, "policy", policy_fail ? "fail" : "pass",
@@ -130,6 +158,8 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool he
     if (why || policy_fail) {
         a->terminal = true;
         a->code = policy_fail || code == AD_POLICY_DENIED ? AD_POLICY_DENIED : code;
+        if (a->code != AD_ACTION_FAILED)
+            a->cause = NULL;
     }
 }
 

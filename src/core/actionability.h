@@ -13,10 +13,12 @@
 typedef struct {
     bool actionable;
     bool terminal;              /* a terminal check failed: waiting cannot help */
-    ad_error_code code;         /* for a terminal failure: ACTION_NOT_SUPPORTED or POLICY_DENIED */
+    ad_error_code code;         /* for a terminal failure: ACTION_NOT_SUPPORTED, POLICY_DENIED,
+                                 * or ACTION_FAILED for an unreadable checked state */
     const char *failed_check;   /* the first failing check */
     const char *reason;
     const char *kind;           /* details.kind of a terminal failure, or NULL */
+    const char *cause;          /* details.cause of a terminal failure, or NULL */
     json_t *checks;             /* the list for details.checks (new reference) */
 } ad_actionability;
 
@@ -25,5 +27,13 @@ typedef struct {
 void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool headed,
                            const ad_rect *previous, int samples, ad_actionability *ret);
 void ad_actionability_clear(ad_actionability *a);
+
+/* check, uncheck and toggle decide from the checked state, so it must be read before anything
+ * is sent (interaction.md, "toggle"). The problem with it, for ad_checked_state_error:
+ * "state_unreadable" (states unread, or a toolkit that never reports it),
+ * "state_indeterminate", or NULL when the state decides (and for every other action). */
+const char *ad_checked_state_problem(const ad_action_spec *spec, const ad_node *n);
+/* ACTION_FAILED with details.cause `problem`; nothing was delivered. Returns -1. */
+int ad_checked_state_error(const ad_action_spec *spec, const char *problem, ad_error *err);
 
 #endif

@@ -13,7 +13,8 @@
 const ad_arg_spec ad_args_ref_action[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref, such as @s8f3k2p9:e1."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     {0},
 };
@@ -28,8 +29,8 @@ const ad_arg_spec ad_args_window_target[] = {
 /* list-apps and list-windows. */
 const ad_arg_spec ad_args_list_inventory[] = {
     {.name = "app", .type = AD_ARG_STRING, .help = "Filter by name, case-insensitively."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
-     .help = "Deadline for the inventory."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Deadline for the inventory."},
     {0},
 };
 
@@ -49,8 +50,8 @@ const ad_arg_spec ad_args_no[] = {
 const ad_arg_spec ad_args_launch[] = {
     {.name = "app", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Application name, bundle ID, or path."},
-    {.name = "timeout", .type = AD_ARG_INT, .default_value = "30000",
-     .help = "Upper bound for the whole launch, in ms."},
+    {.name = "timeout", .type = AD_ARG_INT, .min = 0, .max = AD_DURATION_MAX_MS,
+     .default_value = "30000", .help = "Upper bound for the whole launch, in ms."},
     {.name = "arg", .type = AD_ARG_STRING_LIST,
      .help = "Command-line argument for the app; repeatable, order kept."},
     {.name = "env", .type = AD_ARG_STRING_LIST,
@@ -114,8 +115,8 @@ const ad_arg_spec ad_args_snapshot[] = {
      .help = "Read the selected UI surface."},
     {.name = "max-depth", .type = AD_ARG_INT, .default_value = "10",
      .help = "Maximum depth, up to 50."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "3000",
-     .help = "Observation deadline."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "3000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Observation deadline."},
     {.name = "force-electron-a11y", .type = AD_ARG_BOOL,
      .help = "Assume Chromium renderer accessibility is already forced."},
     {0},
@@ -138,8 +139,8 @@ const ad_arg_spec ad_args_find[] = {
     {.name = "root", .type = AD_ARG_STRING, .help = "Search one ref's subtree."},
     {.name = "surface", .type = AD_ARG_STRING, .default_value = "window",
      .help = "Search an overlay; cannot combine with --root."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
-     .help = "Traversal deadline."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Traversal deadline."},
     {.name = "count", .type = AD_ARG_BOOL, .help = "Return the match count only."},
     {.name = "first", .type = AD_ARG_BOOL, .help = "Return the first match."},
     {.name = "last", .type = AD_ARG_BOOL, .help = "Return the last match."},
@@ -194,7 +195,7 @@ const ad_arg_spec ad_args_type[] = {
     {.name = "text", .type = AD_ARG_STRING, .positional = true,
      .help = "The text, up to 10,000 bytes; required unless --stdin."},
     {.name = "stdin", .type = AD_ARG_BOOL, .help = "Read the text from a pipe or file."},
-    {.name = "timeout-ms", .type = AD_ARG_INT,
+    {.name = "timeout-ms", .type = AD_ARG_INT, .min = 0, .max = AD_DURATION_MAX_MS,
      .help = "Resolution, actionability and delivery budget (default 5000 + 30/char)."},
     {.name = "interval-ms", .type = AD_ARG_INT, .min = 1, .max = 2000,
      .help = "Type one keystroke every MS milliseconds, 1 to 2000."},
@@ -207,7 +208,8 @@ const ad_arg_spec ad_args_set_value[] = {
     {.name = "value", .type = AD_ARG_STRING, .positional = true,
      .help = "The value to write; required unless --stdin."},
     {.name = "stdin", .type = AD_ARG_BOOL, .help = "Read the value from a pipe or file."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     {0},
 };
@@ -217,7 +219,8 @@ const ad_arg_spec ad_args_select[] = {
      .help = "Qualified ref of the list, dropdown, or combo box."},
     {.name = "value", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Display text of the option to pick."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     {0},
 };
@@ -227,9 +230,10 @@ const ad_arg_spec ad_args_scroll[] = {
      .help = "Qualified ref of the scroll area."},
     {.name = "direction", .type = AD_ARG_ENUM, .default_value = "down",
      .choices = "up|down|left|right", .help = "Scroll direction."},
-    {.name = "amount", .type = AD_ARG_INT, .default_value = "3",
-     .help = "Number of scroll units."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .help = "Wait budget."},
+    {.name = "amount", .type = AD_ARG_INT, .default_value = "3", .min = 0,
+     .max = AD_SIGNED_MAX, .help = "Number of scroll units."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Wait budget."},
     {0},
 };
 
@@ -252,8 +256,8 @@ const ad_arg_spec ad_args_hover[] = {
      .help = "Absolute coordinates X,Y; one of REF or --xy is required."},
     {.name = "duration", .type = AD_ARG_INT,
      .help = "Reserved; a positive value is rejected."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
-     .help = "Budget for the ref to resolve and become actionable."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Budget for the ref to resolve and become actionable."},
     {0},
 };
 
@@ -266,8 +270,8 @@ const ad_arg_spec ad_args_drag[] = {
      .help = "Length of the movement in ms, at most 60000 (default: platform)."},
     {.name = "drop-delay", .type = AD_ARG_INT, .min = 0, .max = 10000,
      .help = "Hold over the destination before release, at most 10000 (default 500; 150 Linux)."},
-    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000",
-     .help = "Budget for the whole gesture."},
+    {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
+     .max = AD_DURATION_MAX_MS, .help = "Budget for the whole gesture."},
     {.name = "wait-for-scope", .type = AD_ARG_ENUM, .default_value = "to", .choices = "to|from",
      .help = "Which endpoint's window a post-action --wait-for polls."},
     {0},
@@ -405,7 +409,8 @@ const ad_arg_spec ad_args_wait[] = {
      .help = "Narrow a window or focus event to one window."},
     {.name = "app", .type = AD_ARG_STRING, .help = "Scope the wait to one application."},
     {.name = "timeout", .type = AD_ARG_INT, .default_value = "30000", .min = 0,
-     .max = 86400000, .help = "Timeout in ms for every mode except MS, at most 86400000."},
+     .max = AD_DURATION_MAX_MS,
+     .help = "Timeout in ms for every mode except MS, at most 86400000."},
     {0},
 };
 
@@ -498,6 +503,7 @@ const ad_arg_spec ad_args_batch[] = {
     {.name = "stop-on-error", .type = AD_ARG_BOOL,
      .help = "Halt after the first entry that fails."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "60000", .min = 0,
-     .max = 86400000, .help = "Wall-clock budget for the whole batch, at most 86400000."},
+     .max = AD_DURATION_MAX_MS,
+     .help = "Wall-clock budget for the whole batch, at most 86400000."},
     {0},
 };

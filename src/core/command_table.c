@@ -36,8 +36,9 @@ const ad_arg_spec ad_global_args[] = {
      .help = "After the command, poll until an element matches SELECTOR."},
     {.name = "wait-for-gone", .type = AD_ARG_STRING,
      .help = "After the command, poll until no element matches SELECTOR."},
-    {.name = "wait-timeout", .type = AD_ARG_INT,
-     .help = "Longest wait in ms for --wait-for and --wait-for-gone (default 30000)."},
+    {.name = "wait-timeout", .type = AD_ARG_INT, .min = 0, .max = AD_DURATION_MAX_MS,
+     .help = "Longest wait in ms for --wait-for and --wait-for-gone (default 30000), at most "
+             "86400000; 0 checks once."},
     {.name = "verbose", .short_name = 'v', .type = AD_ARG_BOOL,
      .help = "Write debug logs to stderr."},
     {.name = "debug", .type = AD_ARG_BOOL,

@@ -25,6 +25,11 @@ typedef enum {
     AD_ARG_STRING_LIST, /* repeatable flag, or a variadic last positional; a JSON array */
 } ad_arg_type;
 
+/* The longest duration any flag takes, in ms: 24 hours, the maximum the spec gives for
+ * wait --timeout and batch --timeout-ms. Every timeout-like flag is bounded by it, so a
+ * deadline in microseconds never overflows. */
+#define AD_DURATION_MAX_MS 86400000
+
 typedef struct {
     const char *name;          /* long flag without dashes ("max-depth"), or a positional's name */
     char short_name;           /* 'i' for -i, or 0 */

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "core/command_table.h"
+#include "core/deadline.h"
 #include "core/error.h"
 #include "platform/adapter.h"
 
@@ -19,7 +20,15 @@ typedef struct ad_ctx {
     bool verbose;
     /* The window the command read or acted on (owned), for the post-action wait flags. */
     char *observed_window_id;
+    /* What input this invocation already sent: AD_NOT_DELIVERED until the input path records
+     * a delivery (ad_ctx_note_delivery). Dispatch gives it to any error raised afterwards. */
+    ad_delivery delivered;
 } ad_ctx;
+
+/* Records that input reached the app (`d` is not AD_NOT_DELIVERED): from then on an error of
+ * this invocation cannot read as "nothing was sent". Called where input is sent (the ref
+ * action pipeline, physical input), so no handler has to remember it on each error path. */
+void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d);
 
 /* Microseconds on CLOCK_MONOTONIC. */
 int64_t ad_now_us(void);

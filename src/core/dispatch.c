@@ -10,6 +10,7 @@
 #include "core/ctx.h"
 #include "core/post_wait.h"
 #include "core/refs.h"
+#include "core/state_files.h"
 #include "core/state_root.h"
 
 int64_t ad_now_us(void)
@@ -17,6 +18,12 @@ int64_t ad_now_us(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d)
+{
+    if (d != AD_NOT_DELIVERED)
+        ctx->delivered = d;
 }
 
 int64_t ad_wall_ms(void)
@@ -28,7 +35,7 @@ int64_t ad_wall_ms(void)
 
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
 {
-    int64_t until = ad_now_us() + (int64_t)poll_ms * 1000;
+    int64_t until = ad_deadline_after_ms(poll_ms);
     if (until > deadline_us)
         until = deadline_us;
     if (ctx->adapter->ops->wait_change) {
@@ -44,7 +51,7 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
 
 int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us)
 {
-    int64_t d = ad_now_us() + 2000 * 1000, end = started_us + 500 * 1000;
+    int64_t d = ad_deadline_after_ms(2000), end = ad_deadline_add_ms(started_us, 500);
     if (wait_deadline_us > end)
         end = wait_deadline_us;
     return d < end ? d : end;
@@ -107,11 +114,10 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     bool has_wait = json_object_get(globals, "wait_for") ||
                     json_object_get(globals, "wait_for_gone") ||
                     json_object_get(globals, "wait_timeout");
-    if ((wf && !*wf) || (wg && !*wg)) {
-        ad_error_set(err, AD_INVALID_ARGS, "The wait selector is empty");
-        ad_error_suggest(err, "Pass a selector of the form role:text, role, or :text");
+    /* The whole selector, before the command runs: a selector found wrong after the input
+     * was sent would turn a delivered action into an error. */
+    if ((wf && ad_selector_check(wf, err) < 0) || (wg && ad_selector_check(wg, err) < 0))
         return -1;
-    }
     if (has_wait && !cmd->accepts_wait_flags) {
         ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --wait-for, --wait-for-gone or "
                                            "--wait-timeout", cmd->name);
@@ -136,17 +142,22 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     return 0;
 }
 
+#define SESSION_MANIFEST_MAX (64 * 1024)
+
 /* A session whose manifest says it ended refuses every command but version and skills. */
 static int check_session_open(const ad_ctx *ctx, ad_error *err)
 {
     if (!ctx->session_id)
         return 0;
-    char *ns = ad_namespace_path(ctx->state_root, ctx->session_id), *path = NULL;
-    if (!ns || asprintf(&path, "%s/session.json", ns) < 0) {
-        free(ns);
-        return ad_error_set(err, AD_INTERNAL, "out of memory");
-    }
-    json_t *manifest = json_load_file(path, 0, NULL);
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    json_t *manifest = NULL;
+    /* A session without a manifest is open; one that cannot be read safely fails closed. */
+    int found = ad_state_namespace_open(ctx->state_root, ctx->session_id, false, &ns, err);
+    if (found == 0)
+        found = ad_state_json_read(&ns, "session.json", SESSION_MANIFEST_MAX, &manifest, err);
+    ad_state_dir_close(&ns);
+    if (found < 0)
+        return -1;
     json_t *ended = json_object_get(manifest, "ended_at");
     int rc = 0;
     if (ended && !json_is_null(ended)) {
@@ -158,9 +169,28 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
         rc = -1;
     }
     json_decref(manifest);
-    free(path);
-    free(ns);
     return rc;
+}
+
+/* The one rule for an error raised after input was sent (the post-action wait, its fresh
+ * snapshot and refstore write, a missing window to observe, a handler's own later step): the
+ * input already reached the app, so the error keeps the action's delivery and cannot read as
+ * safe to repeat (configuration.md, "Results"). The action's report, when there is one,
+ * names the delivery best (delivered_verified after a readback) and goes under
+ * details.after_action. An error that already carries a delivery keeps its own. */
+static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *report)
+{
+    if (err->delivery != AD_NOT_DELIVERED)
+        return;
+    const char *named = json_string_value(
+        json_object_get(json_object_get(report, "disposition"), "delivery"));
+    if (!named) {
+        err->delivery = delivered;
+        return;
+    }
+    err->delivery = ad_delivery_parse(named);
+    if (!err->details || !json_object_get(err->details, "after_action"))
+        ad_error_detail(err, "after_action", json_incref(report));
 }
 
 static bool needs_state(const ad_command *cmd)
@@ -209,6 +239,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
         rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
     else if (rc < 0 && cmd->accepts_wait_flags)
         ad_post_action_observation(&ctx, &err);
+    if (rc < 0)
+        keep_action_delivery(&err, ctx.delivered, data);
     ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -12,54 +13,94 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "core/state_files.h"
 
 #define POLL_INTERVAL_NS (2 * 1000 * 1000)
 
-void ad_lease_dir(char *buf, size_t size)
+/* XDG_RUNTIME_DIR must be ours and private (XDG Base Directory spec): a directory another
+ * user controls could hold or swap our lock. */
+static int open_runtime_dir(const char *path, ad_state_dir *ret, ad_error *err)
 {
-    const char *override = getenv("AD_LEASE_DIR");
-    if (override && *override)
-        snprintf(buf, size, "%s", override);
-    else
-        snprintf(buf, size, "/tmp/agent-desktop-%u", (unsigned)getuid());
-}
-
-/* The directory must be ours, private and not a symlink: another user must not be able to
- * hold or replace our lock. */
-static int lock_dir(char *dir, size_t size, ad_error *err)
-{
-    ad_lease_dir(dir, size);
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-        return ad_error_set(err, AD_INTERNAL, "Cannot create the lease directory %s", dir);
+    ret->path = strdup(path);
+    ret->fd = path[0] == '/' ? open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     struct stat st;
-    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+    if (!ret->path || ret->fd < 0 || fstat(ret->fd, &st) != 0 || st.st_uid != geteuid() ||
         (st.st_mode & 077)) {
-        ad_error_set(err, AD_INTERNAL, "The lease directory %s is not a private directory of "
-                                       "this user", dir);
-        ad_error_suggest(err, "Remove it, or run chmod 700 on it");
+        ad_error_set(err, AD_INTERNAL, "XDG_RUNTIME_DIR %s is not an absolute private "
+                                       "directory of this user", path);
+        ad_error_suggest(err, "Set XDG_RUNTIME_DIR to your own runtime directory (mode 0700, "
+                              "/run/user/%u when logged in through systemd), the same for "
+                              "every agent, or unset it", (unsigned)geteuid());
+        ad_state_dir_close(ret);
         return -1;
     }
     return 0;
 }
 
+int ad_lease_open(const char *runtime_dir, const char *tmp_base, ad_error *err)
+{
+    ad_state_dir base = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
+    char name[64];
+    int fd = -1;
+    bool runtime = runtime_dir && *runtime_dir;
+    if (runtime) {
+        if (open_runtime_dir(runtime_dir, &base, err) < 0)
+            return -1;
+        snprintf(name, sizeof(name), "agent-desktop");
+    } else {
+        /* /tmp is sticky: once our directory exists no other user can replace it, but one
+         * can create it first, which ad_state_dir_sub refuses. */
+        base.path = strdup(tmp_base);
+        base.fd = open(tmp_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        snprintf(name, sizeof(name), "agent-desktop-%u", (unsigned)geteuid());
+        if (!base.path || base.fd < 0) {
+            ad_error_set(err, AD_INTERNAL, "Cannot open %s for the lease directory", tmp_base);
+            goto done;
+        }
+    }
+    if (ad_state_dir_sub(&base, name, true, &dir, err) != 0) {
+        if (!runtime)
+            ad_error_suggest(err, "%s/%s is not a private directory of yours (another user "
+                                  "may have created it). Set XDG_RUNTIME_DIR to your own "
+                                  "runtime directory (mode 0700, /run/user/%u under systemd) "
+                                  "for every agent, or have an administrator remove it",
+                             tmp_base, name, (unsigned)geteuid());
+        goto done;
+    }
+    fd = openat(dir.fd, "interaction.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+        close(fd);
+        fd = -1;
+        errno = EPERM;
+    }
+    if (fd < 0) {
+        ad_error_set(err, AD_INTERNAL, "Cannot open the interaction lock %s/interaction.lock: "
+                                       "%s", dir.path, strerror(errno));
+        ad_error_suggest(err, "Remove %s/interaction.lock (it must be a regular file of "
+                              "yours); agent-desktop recreates it", dir.path);
+    }
+done:
+    ad_state_dir_close(&dir);
+    ad_state_dir_close(&base);
+    return fd;
+}
+
 int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err)
 {
-    char dir[512], path[600];
     l->fd = -1;
     l->contention = 0;
-    if (lock_dir(dir, sizeof(dir), err) < 0)
-        return -1;
-    snprintf(path, sizeof(path), "%s/interaction.lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int fd = ad_lease_open(getenv("XDG_RUNTIME_DIR"), "/tmp", err);
     if (fd < 0)
-        return ad_error_set(err, AD_INTERNAL, "Cannot open the interaction lock %s", path);
+        return -1;
     bool waited = false;
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0)
             break;
         if (errno != EWOULDBLOCK && errno != EINTR) {
             close(fd);
-            return ad_error_set(err, AD_INTERNAL, "Cannot lock %s", path);
+            return ad_error_set(err, AD_INTERNAL, "Cannot lock the interaction lease: %s",
+                                strerror(errno));
         }
         if (!waited)
             l->contention++; /* one contention per acquisition that had to wait */

@@ -1,8 +1,13 @@
 /* lease.h: the interaction lease, a cross-process exclusive lock held only around dispatch.
  *
- * The lock is flock(2) on /tmp/agent-desktop-<uid>/interaction.lock (a private directory):
- * it belongs to the open file, so the kernel releases it when the holder exits or crashes,
- * and every agent of one user shares it whatever its state root. */
+ * The lock is flock(2) on <dir>/interaction.lock: it belongs to the open file, so the kernel
+ * releases it when the holder exits or crashes, and every agent of one user shares it
+ * whatever its state root. <dir> must be a place no other user can create first:
+ * $XDG_RUNTIME_DIR/agent-desktop when XDG_RUNTIME_DIR is set (the per-user runtime directory,
+ * /run/user/<uid> under systemd, which must be ours and mode 0700), else the fallback
+ * /tmp/agent-desktop-<uid>. Every level is opened without following symlinks and must be a
+ * private directory of this user; a squatted one fails closed with what to do. There is no
+ * environment override. */
 #ifndef AD_LEASE_H
 #define AD_LEASE_H
 
@@ -23,8 +28,9 @@ typedef struct {
 int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err);
 /* Releases it; returns how long it was held in ms. Safe on a lease not held. */
 int64_t ad_lease_release(ad_lease *l);
-/* The lock directory, for tests: /tmp/agent-desktop-<uid> (or AD_LEASE_DIR when set, used by
- * unit tests only). Writes into buf. */
-void ad_lease_dir(char *buf, size_t size);
+/* Opens (creating) the lock file for a runtime directory (NULL or "" when unset) and a
+ * fallback base ("/tmp" in production; tests pass their own). Returns the fd (caller closes)
+ * or -1 with INTERNAL. Exposed for tests. */
+int ad_lease_open(const char *runtime_dir, const char *tmp_base, ad_error *err);
 
 #endif

@@ -160,6 +160,19 @@ bool ad_role_interactive(const char *role)
     return false;
 }
 
+bool ad_node_checkable(const ad_node *n)
+{
+    return strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "switch") == 0 ||
+           strcmp(n->role, "radiobutton") == 0 || (n->caps & AD_CAP_CHECKABLE);
+}
+
+int ad_node_checked(const ad_node *n)
+{
+    if (n->states_state != AD_FIELD_KNOWN || n->checked_unreported)
+        return -1;
+    return (n->states & (1u << AD_ST_CHECKED)) != 0;
+}
+
 bool ad_node_has_primary_action(const ad_node *n)
 {
     for (size_t i = 0; i < n->n_actions; i++) {

@@ -45,6 +45,9 @@ typedef struct ad_node {
     ad_field_state states_state;
     uint32_t states; /* bits 1 << AD_ST_* */
     uint32_t caps;   /* AD_CAP_* */
+    /* The element can be checked but its toolkit never reports whether it is (a GTK3
+     * GtkModelButton: linux/walker_popup.c), so a missing AD_ST_CHECKED proves nothing. */
+    bool checked_unreported;
     ad_field_state actions_state;
     char **actions; /* canonical action names, owned */
     size_t n_actions;
@@ -105,6 +108,12 @@ const char *ad_node_display_text(const ad_node *n);
 /* True for a choice inside a list or menu (option, menuitem): a "Select" action on it picks
  * it, unlike the Select of a container, which picks a child by name. */
 bool ad_option_role(const ad_node *n);
+/* True for an element that can be checked: a checkbox, switch or radio button, or one that
+ * declares the checkable capability. */
+bool ad_node_checkable(const ad_node *n);
+/* Its checked state: 1 checked, 0 not checked, -1 unknown (the states were not read, or the
+ * toolkit does not report it: checked_unreported). Indeterminate is a state of its own. */
+int ad_node_checked(const ad_node *n);
 /* True when the role is in the interactive list (snapshots-and-refs.md). */
 bool ad_role_interactive(const char *role);
 /* True when the node advertises an action other than SetFocus, RightClick and ScrollTo. */

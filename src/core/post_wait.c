@@ -16,17 +16,31 @@ int ad_selector_parse(const char *s, ad_selector *ret, ad_error *err)
     if (!s || !*s || strcmp(s, ":") == 0) {
         ad_error_set(err, AD_INVALID_ARGS, "The wait selector is empty");
         ad_error_suggest(err, "Pass a selector of the form role:text, role, or :text");
+        ad_error_detail(err, "selector", json_string(s ? s : ""));
         return -1;
     }
     const char *colon = strchr(s, ':');
     size_t role_len = colon ? (size_t)(colon - s) : strlen(s);
-    if (role_len >= sizeof(ret->role))
-        return ad_error_set(err, AD_INVALID_ARGS, "The selector's role is too long");
+    if (role_len >= sizeof(ret->role)) {
+        ad_error_set(err, AD_INVALID_ARGS, "The selector's role is %zu bytes, longer than any "
+                     "role (at most %zu)", role_len, sizeof(ret->role) - 1);
+        ad_error_suggest(err, "Use a canonical role such as button, textfield or statictext "
+                              "before the ':'");
+        return -1;
+    }
     for (size_t i = 0; i < role_len; i++)
         ret->role[i] = (char)tolower((unsigned char)s[i]);
     if (colon && colon[1])
         ret->text = strdup(colon + 1);
     return 0;
+}
+
+int ad_selector_check(const char *s, ad_error *err)
+{
+    ad_selector sel;
+    int rc = ad_selector_parse(s, &sel, err);
+    ad_selector_clear(&sel);
+    return rc;
 }
 
 void ad_selector_clear(ad_selector *sel)
@@ -52,6 +66,19 @@ size_t ad_selector_count(const ad_selector *sel, const ad_node *root)
     return c;
 }
 
+/* The wait flags of this invocation: the selector text (NULL: no wait) and whether it asks
+ * for absence; the timeout in ms (default 30000). */
+static const char *wait_selector(const ad_ctx *ctx, bool *ret_gone, int64_t *ret_timeout_ms)
+{
+    const char *want = json_string_value(json_object_get(ctx->globals, "wait_for"));
+    const char *gone = json_string_value(json_object_get(ctx->globals, "wait_for_gone"));
+    json_t *timeout = json_object_get(ctx->globals, "wait_timeout");
+    *ret_timeout_ms = json_is_integer(timeout) ? json_integer_value(timeout)
+                                               : DEFAULT_WAIT_TIMEOUT_MS;
+    *ret_gone = !want && gone;
+    return want ? want : gone;
+}
+
 /* The fresh snapshot a satisfied --wait-for returns: the snapshot command over the same
  * window, with the caller's snapshot flags when the command was a snapshot. */
 static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_t **ret,
@@ -73,20 +100,19 @@ static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_
 int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
                  ad_error *err)
 {
-    const char *want = json_string_value(json_object_get(ctx->globals, "wait_for"));
-    const char *gone = json_string_value(json_object_get(ctx->globals, "wait_for_gone"));
-    json_t *timeout = json_object_get(ctx->globals, "wait_timeout");
-    int64_t timeout_ms = json_is_integer(timeout) ? json_integer_value(timeout)
-                                                  : DEFAULT_WAIT_TIMEOUT_MS;
-    if (!want && !gone)
+    bool absent;
+    int64_t timeout_ms;
+    const char *selector = wait_selector(ctx, &absent, &timeout_ms);
+    const char *want = absent ? NULL : selector, *gone = absent ? selector : NULL;
+    if (!selector)
         return 0; /* --wait-timeout alone changes nothing */
     if (!ctx->observed_window_id)
         return ad_error_set(err, AD_INTERNAL, "no window to observe after %s",
                             ctx->command->name);
     ad_selector sel;
-    if (ad_selector_parse(want ? want : gone, &sel, err) < 0)
+    if (ad_selector_parse(selector, &sel, err) < 0)
         return -1;
-    int64_t started = ad_now_us(), deadline = started + timeout_ms * 1000;
+    int64_t started = ad_now_us(), deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last_error = NULL;
     if (ctx->adapter->ops->watch_changes)
         ctx->adapter->ops->watch_changes(ctx->adapter, ctx->observed_window_id);
@@ -94,9 +120,8 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
     for (;;) {
         ad_tree t = {0};
         ad_error e = AD_ERROR_INIT;
-        ad_read_limits lim = ad_read_limits_default(deadline > ad_now_us() + 2000000
-                                                        ? ad_now_us() + 2000000
-                                                        : deadline);
+        /* Each read ends with the wait (--wait-timeout 0 still checks once: ctx.h). */
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         bool window_gone = false;
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &e) == 0) {
@@ -134,13 +159,7 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
             ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
             if (last_error)
                 ad_error_detail(err, "last_error", json_incref(last_error));
-            if (is_action) {
-                /* The action already ran: its delivery stays the disposition. */
-                err->delivery = ad_delivery_parse(json_string_value(json_object_get(
-                    json_object_get(*data, "disposition"), "delivery")));
-                ad_error_detail(err, "after_action", json_incref(*data));
-            }
-            goto done;
+            goto done; /* dispatch adds the action's delivery and after_action */
         }
         ad_wait_next_poll(ctx, POLL_MS, deadline);
     }
@@ -169,27 +188,26 @@ done:
 
 void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
 {
-    const char *want = json_string_value(json_object_get(ctx->globals, "wait_for"));
-    const char *gone = json_string_value(json_object_get(ctx->globals, "wait_for_gone"));
-    if ((!want && !gone) || err->delivery != AD_DELIVERY_UNCERTAIN || !ctx->observed_window_id)
+    bool absent;
+    int64_t timeout_ms;
+    const char *selector = wait_selector(ctx, &absent, &timeout_ms);
+    const char *want = absent ? NULL : selector, *gone = absent ? selector : NULL;
+    if (!selector || err->delivery != AD_DELIVERY_UNCERTAIN || !ctx->observed_window_id)
         return;
     ad_selector sel;
     ad_error ignored = AD_ERROR_INIT;
-    if (ad_selector_parse(want ? want : gone, &sel, &ignored) < 0) {
+    if (ad_selector_parse(selector, &sel, &ignored) < 0) {
         ad_error_clear(&ignored);
         return;
     }
-    json_t *timeout = json_object_get(ctx->globals, "wait_timeout");
-    int64_t timeout_ms = json_is_integer(timeout) ? json_integer_value(timeout)
-                                                  : DEFAULT_WAIT_TIMEOUT_MS;
-    int64_t started = ad_now_us(), deadline = started + timeout_ms * 1000;
+    int64_t started = ad_now_us(), deadline = ad_deadline_add_ms(started, timeout_ms);
     const char *outcome = "timed_out";
     json_t *last_error = NULL, *matches = NULL;
     int pid = 0;
     char *instance = NULL;
     ad_window w = {0};
-    if (ctx->adapter->ops->window_lookup(ctx->adapter, ctx->observed_window_id, deadline, &w,
-                                         &ignored) == 0) {
+    if (ctx->adapter->ops->window_lookup(ctx->adapter, ctx->observed_window_id,
+                                         ad_wait_read_deadline(started, deadline), &w, &ignored) == 0) {
         pid = w.pid;
         instance = w.process_instance ? strdup(w.process_instance) : NULL;
     }
@@ -201,7 +219,7 @@ void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
             break;
         }
         ad_tree t = {0};
-        ad_read_limits lim = ad_read_limits_default(deadline);
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &ignored) == 0) {
             size_t n = ad_selector_count(&sel, t.root);

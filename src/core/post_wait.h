@@ -17,7 +17,12 @@ typedef struct {
     char *text;    /* NULL: any text; owned */
 } ad_selector;
 
+/* Fills *ret (the caller clears it with ad_selector_clear, also after a failure). An empty
+ * selector (or a lone ':') and a role part longer than any role are INVALID_ARGS. */
 int ad_selector_parse(const char *s, ad_selector *ret, ad_error *err);
+/* The whole selector grammar without keeping the result: dispatch runs it before the command,
+ * so a malformed selector is refused before any input is sent. */
+int ad_selector_check(const char *s, ad_error *err);
 void ad_selector_clear(ad_selector *sel);
 bool ad_selector_matches(const ad_selector *sel, const ad_node *n);
 /* Matches in a subtree. */

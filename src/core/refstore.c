@@ -2,19 +2,22 @@
 #include "core/refstore.h"
 
 #include <dirent.h>
-#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/refmap_check.h"
 #include "core/refs.h"
-#include "core/state_root.h"
+#include "core/state_files.h"
 
-static char *namespace_dir(ad_ctx *ctx)
+static int open_namespace(ad_ctx *ctx, bool create, ad_state_dir *ns, ad_error *err)
 {
-    return ad_namespace_path(ctx->state_root, ctx->session_id);
+    return ad_state_namespace_open(ctx->state_root, ctx->session_id, create, ns, err);
 }
 
 typedef struct {
@@ -32,43 +35,63 @@ static int older_first(const void *a, const void *b)
     return strcmp(x->id, y->id);
 }
 
-static void remove_snapshot_dir(const char *snapshots_dir, const char *id)
+/* Removes snapshots/<id> with its refmap and any temp files a crashed writer left (they would
+ * keep the rmdir from succeeding). A symlink at <id> is never followed. */
+static void remove_snapshot_dir(int snapshots_fd, const char *id)
 {
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s/refmap.json", snapshots_dir, id);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/%s", snapshots_dir, id);
-    /* A leftover temp file from a crashed writer would keep rmdir from succeeding. */
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        char f[8192];
-        while ((e = readdir(d)))
-            if (e->d_name[0] == '.' && strlen(e->d_name) > 2 &&
-                snprintf(f, sizeof(f), "%s/%s", path, e->d_name) < (int)sizeof(f))
-                unlink(f);
-        closedir(d);
+    int fd = openat(snapshots_fd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        unlinkat(fd, "refmap.json", 0);
+        ad_state_dir d = {.fd = fd};
+        ad_state_remove_stale_temps(&d, 0);
+        close(fd);
     }
-    rmdir(path);
+    unlinkat(snapshots_fd, id, AT_REMOVEDIR);
 }
 
-int ad_refstore_prune(const char *snapshots_dir, const char *protect, int max, int keep)
+/* What one entry of snapshots/ is: a saved snapshot (with its refmap's mtime), an abandoned
+ * partial one (no refmap and untouched for AD_STATE_STALE_TEMP_S), or something to leave. */
+typedef enum { ENTRY_OTHER, ENTRY_SAVED, ENTRY_ABANDONED } entry_kind;
+
+static entry_kind classify(int snapshots_fd, const char *id, struct timespec *mtime)
 {
-    DIR *d = opendir(snapshots_dir);
+    int fd = openat(snapshots_fd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return ENTRY_OTHER;
+    struct stat dir_st, file_st;
+    entry_kind kind = ENTRY_OTHER;
+    if (fstat(fd, &dir_st) == 0 && dir_st.st_uid == geteuid()) {
+        if (fstatat(fd, "refmap.json", &file_st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(file_st.st_mode)) {
+            kind = ENTRY_SAVED;
+            *mtime = file_st.st_mtim;
+        } else if (time(NULL) - dir_st.st_mtime >= AD_STATE_STALE_TEMP_S) {
+            kind = ENTRY_ABANDONED; /* a failed or killed writer's directory */
+        }
+    }
+    close(fd);
+    return kind;
+}
+
+int ad_refstore_prune(const ad_state_dir *snapshots, const char *protect, int max, int keep)
+{
+    DIR *d = ad_state_dir_entries(snapshots);
     if (!d)
         return 0;
     size_t n = 0, cap = 0;
     snap_age *list = NULL;
+    int removed = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!ad_snapshot_id_valid(e->d_name))
             continue;
-        char path[8192];
-        struct stat st;
-        if (snprintf(path, sizeof(path), "%s/%s/refmap.json", snapshots_dir, e->d_name) >=
-            (int)sizeof(path))
-            continue;
-        if (stat(path, &st) != 0)
+        struct timespec mtime;
+        entry_kind kind = classify(snapshots->fd, e->d_name, &mtime);
+        if (kind == ENTRY_ABANDONED && !(protect && strcmp(e->d_name, protect) == 0)) {
+            remove_snapshot_dir(snapshots->fd, e->d_name);
+            removed++;
+        }
+        if (kind != ENTRY_SAVED)
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
@@ -78,18 +101,17 @@ int ad_refstore_prune(const char *snapshots_dir, const char *protect, int max, i
             list = l;
         }
         memcpy(list[n].id, e->d_name, strlen(e->d_name) + 1); /* valid ids fit */
-        list[n].mtime = st.st_mtim;
+        list[n].mtime = mtime;
         n++;
     }
     closedir(d);
-    int removed = 0;
     if ((int)n > max) {
         qsort(list, n, sizeof(*list), older_first);
         size_t excess = n - (size_t)keep;
         for (size_t i = 0; i < n && excess > 0; i++) {
             if (protect && strcmp(list[i].id, protect) == 0)
                 continue;
-            remove_snapshot_dir(snapshots_dir, list[i].id);
+            remove_snapshot_dir(snapshots->fd, list[i].id);
             excess--;
             removed++;
         }
@@ -108,88 +130,103 @@ int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
         return ad_error_set(err, AD_INTERNAL, "cannot encode refmap");
     size_t len = strlen(text);
     int rc = -1;
-    char *ns = namespace_dir(ctx), *snaps = NULL, *dir = NULL;
+    ad_state_dir ns = AD_STATE_DIR_INIT, snaps = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
     if (len > AD_REFMAP_MAX_BYTES) {
         ad_error_set(err, AD_INTERNAL, "Ref map of %zu bytes exceeds the 1 MiB limit", len);
         ad_error_suggest(err, "Narrow the observation with --skeleton, --max-depth, --root, or "
                               "a tighter find");
         goto done;
     }
-    if (!ns || asprintf(&snaps, "%s/snapshots", ns) < 0 ||
-        asprintf(&dir, "%s/snapshots/%s", ns, id) < 0) {
-        ad_error_set(err, AD_INTERNAL, "out of memory");
+    if (open_namespace(ctx, true, &ns, err) != 0 ||
+        ad_state_dir_sub(&ns, "snapshots", true, &snaps, err) != 0 ||
+        ad_state_dir_sub(&snaps, id, true, &dir, err) != 0)
+        goto done;
+    if (ad_state_file_write(&dir, "refmap.json", text, len, err) < 0) {
+        /* No empty snapshots/<id>/ stays behind (a re-drilled one keeps its old refmap,
+         * so the rmdir fails harmlessly). */
+        ad_state_dir_close(&dir);
+        unlinkat(snaps.fd, id, AT_REMOVEDIR);
         goto done;
     }
-    if (ad_private_dir_ensure(ctx->state_root, err) < 0 || ad_private_dir_ensure(ns, err) < 0 ||
-        ad_private_dir_ensure(dir, err) < 0)
+    ad_state_remove_stale_temps(&dir, AD_STATE_STALE_TEMP_S);
+    if (ad_state_file_write(&ns, "latest_snapshot_id", id, strlen(id), err) < 0)
         goto done;
-    if (ad_private_file_write(dir, "refmap.json", text, len, err) < 0)
-        goto done;
-    if (ad_private_file_write(ns, "latest_snapshot_id", id, strlen(id), err) < 0)
-        goto done;
-    ad_refstore_prune(snaps, id, AD_SNAPSHOTS_MAX, AD_SNAPSHOTS_KEEP);
+    ad_state_remove_stale_temps(&ns, AD_STATE_STALE_TEMP_S);
+    ad_refstore_prune(&snaps, id, AD_SNAPSHOTS_MAX, AD_SNAPSHOTS_KEEP);
     rc = 0;
 done:
     free(text);
-    free(ns);
-    free(snaps);
-    free(dir);
+    ad_state_dir_close(&dir);
+    ad_state_dir_close(&snaps);
+    ad_state_dir_close(&ns);
+    return rc;
+}
+
+static int not_found(ad_error *err, const char *snapshot_id)
+{
+    ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' not found", snapshot_id);
+    ad_error_suggest(err, "Re-run a snapshot and retry with a ref from the returned snapshot "
+                          "(CLI: snapshot, then use the printed @<snapshot_id>:eN ref; use the "
+                          "same --session and state root)");
+    return -1;
+}
+
+/* Opens snapshots/<id> of the namespace: 0, 1 when any level is missing, -1 with err. */
+static int open_snapshot_dir(ad_ctx *ctx, const char *snapshot_id, ad_state_dir *ret,
+                             ad_error *err)
+{
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    const char *const names[] = {"snapshots", snapshot_id};
+    int rc = open_namespace(ctx, false, &ns, err);
+    if (rc == 0)
+        rc = ad_state_dir_walk(&ns, names, 2, false, ret, err);
+    ad_state_dir_close(&ns);
     return rc;
 }
 
 int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_error *err)
 {
-    char *ns = namespace_dir(ctx), *path = NULL;
-    int rc = -1;
-    if (!ns || asprintf(&path, "%s/snapshots/%s/refmap.json", ns, snapshot_id) < 0) {
-        ad_error_set(err, AD_INTERNAL, "out of memory");
-        goto done;
+    if (!ad_snapshot_id_valid(snapshot_id))
+        return not_found(err, snapshot_id);
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    json_t *map = NULL;
+    int rc = open_snapshot_dir(ctx, snapshot_id, &dir, err);
+    if (rc == 0) {
+        ad_error why = AD_ERROR_INIT;
+        rc = ad_state_json_read(&dir, "refmap.json", AD_REFMAP_MAX_BYTES, &map, &why);
+        /* A refmap that is not a private regular JSON file is no usable snapshot. The
+         * reason names the file, never its content. */
+        if (rc < 0)
+            ad_refmap_invalid(err, snapshot_id, why.message);
+        ad_error_clear(&why);
     }
-    /* save never writes more than the limit: a bigger file is refused before it is parsed,
-     * which would cost seconds a command's deadline does not have. */
-    struct stat st;
-    if (stat(path, &st) == 0 && st.st_size > AD_REFMAP_MAX_BYTES) {
-        ad_error_set(err, AD_INTERNAL, "Ref map of %lld bytes exceeds the 1 MiB limit",
-                     (long long)st.st_size);
-        ad_error_suggest(err, "Take a fresh snapshot");
-        goto done;
-    }
-    json_error_t jerr;
-    json_t *map = json_load_file(path, 0, &jerr);
-    if (!map) {
-        if (access(path, F_OK) == 0) {
-            ad_error_set(err, AD_INTERNAL, "Snapshot '%s' is unreadable: %s", snapshot_id,
-                         jerr.text);
-        } else {
-            ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' not found", snapshot_id);
-            ad_error_suggest(err, "Re-run a snapshot and retry with a ref from the returned "
-                                  "snapshot (CLI: snapshot, then use the printed "
-                                  "@<snapshot_id>:eN ref; use the same --session and state "
-                                  "root)");
-        }
-        goto done;
+    ad_state_dir_close(&dir);
+    if (rc == 1)
+        return not_found(err, snapshot_id);
+    if (rc < 0)
+        return -1;
+    if (ad_refmap_check(map, snapshot_id, err) < 0) {
+        json_decref(map);
+        return -1;
     }
     *ret = map;
-    rc = 0;
-done:
-    free(ns);
-    free(path);
-    return rc;
+    return 0;
 }
 
 char *ad_refstore_latest(ad_ctx *ctx)
 {
-    char *ns = namespace_dir(ctx), *path = NULL;
-    char buf[AD_SNAPSHOT_ID_MAX + 2] = {0};
-    if (ns && asprintf(&path, "%s/latest_snapshot_id", ns) >= 0) {
-        FILE *f = fopen(path, "r");
-        if (f) {
-            size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-            buf[n] = '\0';
-            fclose(f);
-        }
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    ad_error ignored = AD_ERROR_INIT;
+    char *text = NULL;
+    /* Any failure (missing, not a regular file, too long) is simply no latest snapshot. */
+    if (open_namespace(ctx, false, &ns, &ignored) == 0 &&
+        ad_state_file_read(&ns, "latest_snapshot_id", AD_SNAPSHOT_ID_MAX, &text, NULL,
+                           &ignored) == 0 &&
+        !ad_snapshot_id_valid(text)) {
+        free(text);
+        text = NULL;
     }
-    free(ns);
-    free(path);
-    return ad_snapshot_id_valid(buf) ? strdup(buf) : NULL;
+    ad_state_dir_close(&ns);
+    ad_error_clear(&ignored);
+    return text;
 }

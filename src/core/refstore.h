@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "core/ctx.h"
+#include "core/state_files.h"
 
 #define AD_REFMAP_MAX_BYTES 1048576
 #define AD_SNAPSHOTS_MAX 128
@@ -24,14 +25,20 @@
  * INTERNAL and writes nothing. */
 int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err);
 
-/* Loads a snapshot's refmap (new reference in *ret). SNAPSHOT_NOT_FOUND when missing. */
+/* Loads a snapshot's refmap (new reference in *ret, the caller's) through state_files.h and
+ * checks every field (refmap_check.h). SNAPSHOT_NOT_FOUND when missing, when refmap.json is
+ * not a private regular JSON file within 1 MiB (details.kind "refmap_invalid"), or when a
+ * field is malformed; INTERNAL when a directory on the way is not private. */
 int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_error *err);
 
-/* The latest snapshot id in the namespace, or NULL (caller frees). */
+/* The latest snapshot id in the namespace, or NULL (caller frees) when latest_snapshot_id is
+ * missing, not a regular file, or not a valid id. */
 char *ad_refstore_latest(ad_ctx *ctx);
 
-/* Prunes dir/snapshots to `keep` entries when more than `max` exist, oldest first, never
- * removing `protect`. Exposed for tests. Returns the number removed. */
-int ad_refstore_prune(const char *snapshots_dir, const char *protect, int max, int keep);
+/* Prunes the snapshots directory to `keep` saved snapshots when more than `max` exist, oldest
+ * first, never removing `protect`. Also removes abandoned snapshot directories (no refmap,
+ * untouched for AD_STATE_STALE_TEMP_S) whatever the count. Exposed for tests. Returns the
+ * number of directories removed. */
+int ad_refstore_prune(const ad_state_dir *snapshots, const char *protect, int max, int keep);
 
 #endif

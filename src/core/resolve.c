@@ -177,7 +177,9 @@ int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, boo
         return ad_error_set(err, AD_INTERNAL, "ref entry without a source window");
     if (a->ops->window_lookup(a, wid, deadline_us, &r->window, err) < 0)
         return -1;
-    if (pid > 0 && r->window.pid > 0 && r->window.pid != pid) {
+    /* The loaded pid is valid (refmap_check.c); a window whose pid is unknown now is not
+     * proven to be that process's, so it fails closed too. */
+    if (r->window.pid != pid) {
         ad_error_set(err, AD_STALE_REF, "The window of %s now belongs to another process",
                      ref_text);
         ad_error_detail(err, "kind", json_string("process_exited"));

@@ -1,40 +1,88 @@
-/* state_root.c: resolving and writing the private state root. */
+/* state_root.c: resolving the state root path and the session id. */
 #include "core/state_root.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char private_msg[] = "private file parent is accessible by group or other users";
+static int invalid_root(const char *why_fmt, const char *what, ad_error *err)
+{
+    ad_error_set(err, AD_INVALID_ARGS, why_fmt, what);
+    ad_error_suggest(err, "Set AGENT_DESKTOP_HOME to an absolute directory path, or unset it "
+                          "to use ~/.agent-desktop");
+    return -1;
+}
+
+/* The absolute path `in` without empty or '.' components, so "/x/link/" and "/x/link/." name
+ * link itself (a trailing slash would make lstat follow it). NULL when a component is '..'
+ * (which would resolve through whatever symlink precedes it) or out of memory. */
+static char *normalized(const char *in, bool *dotdot)
+{
+    char *out = malloc(strlen(in) + 2);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (const char *p = in; *p;) {
+        while (*p == '/')
+            p++;
+        const char *end = strchrnul(p, '/');
+        size_t len = (size_t)(end - p);
+        if (len == 2 && p[0] == '.' && p[1] == '.') {
+            *dotdot = true;
+            free(out);
+            return NULL;
+        }
+        if (len > 0 && !(len == 1 && p[0] == '.')) {
+            out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        p = end;
+    }
+    out[n] = '\0';
+    return out;
+}
 
 int ad_state_root_resolve(char **ret_path, ad_error *err)
 {
     const char *env = getenv("AGENT_DESKTOP_HOME");
-    char *path = NULL;
+    char *raw = NULL;
     if (env) {
-        if (env[0] != '/') {
-            ad_error_set(err, AD_INVALID_ARGS, "AGENT_DESKTOP_HOME must be an absolute path");
-            ad_error_suggest(err, "Set AGENT_DESKTOP_HOME to an absolute directory path, or "
-                                  "unset it to use ~/.agent-desktop");
-            return -1;
-        }
-        path = strdup(env);
+        if (env[0] != '/')
+            return invalid_root("%s must be an absolute path", "AGENT_DESKTOP_HOME", err);
+        raw = strdup(env);
     } else {
         const char *home = getenv("HOME");
         if (!home || !*home) {
             struct passwd *pw = getpwuid(getuid());
             home = pw ? pw->pw_dir : "/";
         }
-        if (asprintf(&path, "%s/.agent-desktop", home) < 0)
-            path = NULL;
+        /* A relative HOME would make every state path depend on the working directory. */
+        if (home[0] != '/')
+            return invalid_root("%s is not an absolute path, so ~/.agent-desktop has no fixed "
+                                "location", "HOME", err);
+        if (asprintf(&raw, "%s/.agent-desktop", home) < 0)
+            raw = NULL;
     }
+    if (!raw)
+        return ad_error_set(err, AD_INTERNAL, "out of memory");
+    bool dotdot = false;
+    char *path = normalized(raw, &dotdot);
+    free(raw);
+    if (dotdot)
+        return invalid_root("%s must not contain a '..' component",
+                            env ? "AGENT_DESKTOP_HOME" : "HOME", err);
     if (!path)
         return ad_error_set(err, AD_INTERNAL, "out of memory");
+    if (!path[0]) {
+        free(path);
+        return invalid_root("%s must name a directory below /",
+                            env ? "AGENT_DESKTOP_HOME" : "HOME", err);
+    }
     struct stat st;
     if (lstat(path, &st) == 0) {
         const char *why = NULL;
@@ -42,7 +90,7 @@ int ad_state_root_resolve(char **ret_path, ad_error *err)
             why = "is a symbolic link";
         else if (!S_ISDIR(st.st_mode))
             why = "is not a directory";
-        else if (st.st_uid != getuid())
+        else if (st.st_uid != geteuid())
             why = "is owned by another user";
         if (why) {
             ad_error_set(err, AD_INVALID_ARGS, "State root '%s' %s", path, why);
@@ -96,95 +144,3 @@ int ad_session_resolve(const char *flag_value, char **ret_id, ad_error *err)
     return *ret_id ? 0 : ad_error_set(err, AD_INTERNAL, "out of memory");
 }
 
-char *ad_namespace_path(const char *root, const char *session_id)
-{
-    char *p = NULL;
-    int r = session_id ? asprintf(&p, "%s/sessions/%s", root, session_id)
-                       : asprintf(&p, "%s", root);
-    return r < 0 ? NULL : p;
-}
-
-static int mkdir_private(const char *path, ad_error *err)
-{
-    if (mkdir(path, 0700) == 0 || errno == EEXIST)
-        return 0;
-    ad_error_set(err, AD_INTERNAL, "Cannot create directory '%s': %s", path, strerror(errno));
-    return -1;
-}
-
-int ad_private_dir_ensure(const char *path, ad_error *err)
-{
-    char *copy = strdup(path);
-    if (!copy)
-        return ad_error_set(err, AD_INTERNAL, "out of memory");
-    for (char *p = copy + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        struct stat st;
-        if (stat(copy, &st) != 0 && mkdir_private(copy, err) < 0) {
-            free(copy);
-            return -1;
-        }
-        *p = '/';
-    }
-    free(copy);
-    if (mkdir_private(path, err) < 0)
-        return -1;
-    struct stat st;
-    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return ad_error_set(err, AD_INTERNAL, "State directory '%s' is not a directory", path);
-    if (st.st_mode & 077) {
-        ad_error_set(err, AD_INTERNAL, "%s", private_msg);
-        ad_error_suggest(err, "Run chmod 700 on %s, or let agent-desktop create it", path);
-        ad_error_detail(err, "path", json_string(path));
-        return -1;
-    }
-    return 0;
-}
-
-int ad_private_file_write(const char *dir, const char *name, const char *data, size_t len,
-                          ad_error *err)
-{
-    char *tmp = NULL, *final = NULL;
-    int fd = -1, rc = -1;
-    if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, name) < 0 ||
-        asprintf(&final, "%s/%s", dir, name) < 0) {
-        ad_error_set(err, AD_INTERNAL, "out of memory");
-        goto done;
-    }
-    fd = mkstemp(tmp); /* mkstemp creates the file with mode 0600 */
-    if (fd < 0) {
-        ad_error_set(err, AD_INTERNAL, "Cannot write in '%s': %s", dir, strerror(errno));
-        goto done;
-    }
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            ad_error_set(err, AD_INTERNAL, "Cannot write '%s': %s", final, strerror(errno));
-            goto done;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        fd = -1;
-        ad_error_set(err, AD_INTERNAL, "Cannot flush '%s': %s", final, strerror(errno));
-        goto done;
-    }
-    fd = -1;
-    if (rename(tmp, final) != 0) {
-        ad_error_set(err, AD_INTERNAL, "Cannot replace '%s': %s", final, strerror(errno));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (fd >= 0)
-        close(fd);
-    if (rc < 0 && tmp)
-        unlink(tmp);
-    free(tmp);
-    free(final);
-    return rc;
-}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "linux/atspi_bus.h"
@@ -251,6 +252,12 @@ static void on_app_string(sd_bus_message *m, const sd_bus_error *e, void *ud)
 bool ad_atspi_toolkit_is_gtk4(const char *name, const char *version)
 {
     return name && version && strcmp(name, "GTK") == 0 && atoi(version) >= 4;
+}
+
+bool ad_atspi_toolkit_is_gtk3(const char *name, const char *version)
+{
+    /* GTK 3.24's atk-bridge reports ToolkitName "gtk" (GTK 4 says "GTK"). */
+    return name && version && strcasecmp(name, "gtk") == 0 && atoi(version) == 3;
 }
 
 void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,

@@ -38,6 +38,8 @@ int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path);
 bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name);
 /* The same from Application.ToolkitName and Version already read (NULL: unknown). */
 bool ad_atspi_toolkit_is_gtk4(const char *name, const char *version);
+/* The same for GTK 3 (Application.ToolkitName "gtk", Version "3.x"). */
+bool ad_atspi_toolkit_is_gtk3(const char *name, const char *version);
 /* Queues the two Gets on `pipe`; each reply is strdup'ed into *ret_name / *ret_version (the
  * caller frees them, NULL when unanswered), so a caller can read them with other calls. */
 void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,

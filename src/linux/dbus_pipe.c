@@ -2,6 +2,7 @@
 #include "linux/dbus_pipe.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,7 +367,10 @@ int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
             if (fd >= 0 && ev >= 0)
                 fds[k++] = (struct pollfd){.fd = fd, .events = (short)ev};
         }
-        int ms = left > 0 ? (int)((left + 999) / 1000) : 0;
+        /* A saturated deadline (INT64_MAX, "never") must not wrap the poll timeout. */
+        int ms = left <= 0                         ? 0
+               : left >= (int64_t)INT_MAX * 1000 ? INT_MAX
+                                                 : (int)((left + 999) / 1000);
         if (poll(fds, k, ms) < 0 && errno != EINTR)
             return -1;
     }

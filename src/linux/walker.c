@@ -360,6 +360,7 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
     *ret_window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
+    bool gtk3 = ad_atspi_toolkit_is_gtk3(toolkit, version);
     free(toolkit);
     free(version);
     if (r == 0) {
@@ -373,6 +374,8 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe_free(w.peer);
     sd_bus_flush_close_unref(peer_bus);
     ad_walker_finish(&w, root);
+    if (gtk3)
+        ad_walker_mark_model_buttons(root);
     ad_item_cache_free(w.cache);
     if (!root->address) {
         /* The deadline passed before the window's own node was read: report an unread root,

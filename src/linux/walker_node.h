@@ -77,6 +77,9 @@ void ad_walker_request_bounds(wnode *wn);
 /* Asks a panel directly under the window root whether it is a GTK3 popover
  * (walker_popup.c). */
 void ad_walker_request_popup(wnode *wn);
+/* Marks the check boxes and radio buttons of GTK3 popovers whose checked state GTK never
+ * reports (ad_node.checked_unreported); run on a whole GTK3 read (walker_popup.c). */
+void ad_walker_mark_model_buttons(ad_node *root);
 /* Builds the canonical action list from the raw names and the node's interfaces. */
 void ad_walker_finish_actions(wnode *wn);
 /* Reads a GetAll(Accessible) reply: Name, Description, AccessibleId, ChildCount. */

@@ -6,7 +6,17 @@
  * relation set: POPUP_FOR its relative-to widget (the GtkMenuButton that opens it). Its
  * Parent property points at that widget too, which does not list it as a child (index -1),
  * so only the window's enumeration reaches it. Relations are not in the AT-SPI cache and cost
- * one call per node, so they are asked only of panels directly under the window root. */
+ * one call per node, so they are asked only of panels directly under the window root.
+ *
+ * The check boxes and radio buttons inside a GTK3 popover are GtkModelButtons (a popover
+ * built from a GMenuModel, such as gtk3-widget-factory's gear menu with "Dark Theme"). GTK
+ * 3.24 gives them the role check box or radio button (atk_object_set_role) on a plain
+ * GtkButtonAccessible, which never adds CHECKED, and GTK3 never sets CHECKABLE on anything
+ * (pyatspi on Debian 12: "Dark Theme" reads enabled, focusable, sensitive, showing, visible
+ * both before and after a click that toggled it; an ordinary GtkCheckButton reads the same
+ * while unchecked, and adds checked when checked). Nothing on AT-SPI tells the two apart, so
+ * inside a popover a check box or radio button that does not read checked has an unreported
+ * state; one that reads checked is a real GtkCheckButton or GtkRadioButton. */
 #include <string.h>
 
 #include "linux/atspi_bus.h"
@@ -64,4 +74,22 @@ void ad_walker_request_popup(wnode *wn)
     /* Unknown until the answer comes; a call that is never sent leaves it so. */
     wn->node->popup_state = AD_FIELD_UNKNOWN;
     ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRelationSet", NULL, on_relations);
+}
+
+static void mark_unreported(ad_node *n)
+{
+    bool check_role = strcmp(n->role, "checkbox") == 0 || strcmp(n->role, "radiobutton") == 0;
+    if (check_role && n->states_state == AD_FIELD_KNOWN && !(n->states & (1u << AD_ST_CHECKED)))
+        n->checked_unreported = true;
+    for (size_t i = 0; i < n->n_children; i++)
+        mark_unreported(n->children[i]);
+}
+
+void ad_walker_mark_model_buttons(ad_node *root)
+{
+    for (size_t i = 0; root && i < root->n_children; i++) {
+        ad_node *c = root->children[i];
+        if (c->popup_state == AD_FIELD_KNOWN && c->popup)
+            mark_unreported(c);
+    }
 }

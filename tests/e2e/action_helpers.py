@@ -7,12 +7,11 @@ Every effect is read back independently of agent-desktop: from ad-fixture's own 
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 
 import atspi_observer as obs
-from e2e_helpers import fixture_ref
+from e2e_helpers import canary, fixture_ref, fixture_reset
 
 FIXTURE = ["--app", "ad-fixture"]
 FIXTURE_TITLE = "AD Fixture"
@@ -46,24 +45,28 @@ def wait_state(app, predicate, what, timeout=10.0):
     return obs.wait_until(probe, timeout=timeout, what=what)
 
 
-def settled_state(app, settle=0.4):
-    """The state line after a quiet moment, for "nothing (more) happened" checks."""
-    time.sleep(settle)
-    return app.state()
+def settled_state(app):
+    """The state line once the app has handled everything sent to it so far (the ordering
+    canary, e2e_helpers.canary), for "nothing (more) happened" checks. The canary changes
+    only its own count ("canaries"), which comparisons leave out."""
+    return canary(app)
 
 
-def expect_count(app, expected, settle=0.4):
-    """The click count reaches `expected` and stays there (no duplicate delivery)."""
+def expect_count(app, expected):
+    """The click count reaches `expected` and stays there (no duplicate delivery: the
+    canary comes after any second click)."""
     wait_state(app, lambda s: s["count"] >= expected, "count to reach %d" % expected)
-    state = settled_state(app, settle)
+    state = settled_state(app)
     assert state["count"] == expected, state
     assert state["count_value"] == str(expected), state
     return state
 
 
-def unchanged(app, before, settle=0.4, ignore=()):
-    """Asserts the state line is what it was (after a quiet moment)."""
-    after = settled_state(app, settle)
+def unchanged(app, before, ignore=()):
+    """Asserts the state line is what it was, once the canary shows the app has handled
+    everything sent before it."""
+    after = settled_state(app)
+    ignore = set(ignore) | {"canaries"}
     a = {k: v for k, v in after.items() if k not in ignore}
     b = {k: v for k, v in before.items() if k not in ignore}
     assert a == b, "the app changed: %r -> %r" % (b, a)
@@ -170,24 +173,13 @@ def close_file_menu(cli, app):
     obs.wait_until(lambda: not menu_open(app.window()), what="the File menu to close")
 
 
-# ---- restoring the fixture ---------------------------------------------------------------
-
-
-def restore_fixture(cli, app):
-    """Puts back what the action tests change beyond e2e_helpers.fixture_reset: no open menu
-    or dialog, colour Red, the start password, an empty name."""
-    close_file_menu(cli, app)
-    close_dialog(app)
-    window = app.window()
-    state = app.state()
-    if state is not None and state["color"] != "Red":
-        combo = obs.by_id(window, "color_combo")
-        combo.querySelection().selectChild(0)  # Red is the first option
-        wait_state(app, lambda s: s["color"] == "Red", "the colour to be Red again")
-    if state is not None and state["password_length"] != len(FIXTURE_PASSWORD):
-        obs.set_text(obs.by_id(window, "password_entry"), FIXTURE_PASSWORD)
-        wait_state(app, lambda s: s["password_length"] == len(FIXTURE_PASSWORD),
-                   "the password to be restored")
+@pytest.fixture
+def clean_fixture(fixture_app):
+    """The fixture's reset before and after a test. A module uses it with
+    `pytestmark = pytest.mark.usefixtures("clean_fixture")` after importing it."""
+    fixture_reset(fixture_app)
+    yield
+    fixture_reset(fixture_app)
 
 
 # ---- result checks -----------------------------------------------------------------------

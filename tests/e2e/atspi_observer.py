@@ -306,6 +306,14 @@ def do_action(acc, name=None, index=0):
     return a.doAction(index)
 
 
+def round_trip(acc):
+    """An ordering canary for apps without a state line: one uncached call (Component
+    extents) to acc's application. Its reply comes after the app handled every message the
+    bus delivered to it before, so a refused action's effect that is still absent afterwards
+    is not merely late. Also dispatches the change signals that arrived meanwhile."""
+    acc.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+
+
 def wait_until(predicate, timeout=10.0, what="condition", interval=0.05):
     """Polls predicate() until it returns a truthy value, which is returned."""
     deadline = time.monotonic() + timeout

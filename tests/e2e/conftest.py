@@ -157,7 +157,9 @@ def app_tmp():
 def fixture_app(cli, fixture_bin, app_tmp):
     state_file = os.path.join(app_tmp, "fixture-state.json")
     yield from _session_app(cli, "ad-fixture", [fixture_bin],
-                            {"AD_FIXTURE_STATE_FILE": state_file}, _fixture_ready, app_tmp)
+                            {"AD_FIXTURE_STATE_FILE": state_file,
+                             # "Show later" waits for e2e_helpers.late_arrive, not a timer
+                             "AD_FIXTURE_LATE_MS": "3600000"}, _fixture_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")

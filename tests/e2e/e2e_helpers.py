@@ -44,17 +44,19 @@ class Cli:
     def __init__(self, binary, state_home):
         self.binary = binary
         self.state_home = state_home
-        # A lease of this test session's own, so other agent-desktop users of this uid on
-        # the machine (another test run) show up as no contention here. The default path
-        # is checked by test_concurrency.py.
-        self.lease_dir = os.path.join(state_home, "lease")
+        # The interaction lease lives in $XDG_RUNTIME_DIR/agent-desktop: the private desktop
+        # gives this test run its own runtime directory, so other agent-desktop users of
+        # this uid on the machine (another test run) show up as no contention here. There is
+        # no override variable; the /tmp fallback is checked by test_concurrency.py.
+        runtime = os.environ.get("XDG_RUNTIME_DIR")
+        self.lease_dir = (os.path.join(runtime, "agent-desktop") if runtime
+                          else "/tmp/agent-desktop-%d" % os.getuid())
 
     def environment(self, env=None):
         e = dict(os.environ)
         # A caller's session would move every snapshot into another namespace.
         e.pop("AGENT_DESKTOP_SESSION", None)
         e["AGENT_DESKTOP_HOME"] = self.state_home
-        e["AD_LEASE_DIR"] = self.lease_dir
         for k, v in (env or {}).items():
             if v is None:
                 e.pop(k, None)
@@ -285,27 +287,54 @@ def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
 # ---- the fixture app ---------------------------------------------------------------------
 
 
-def fixture_reset(window):
-    """Puts ad-fixture back in its start state through pyatspi: no rows, feature off, fruit
-    tree collapsed, empty name entry."""
-    rows = obs.by_id(window, "rows_box")
-    if rows.childCount > 0:
-        obs.do_action(obs.by_id(window, "remove_rows_button"), "click")
-        obs.wait_until(lambda: rows.childCount == 0, what="the rows to be removed")
-    check = obs.by_id(window, "feature_check")
-    if "checked" in obs.state_names(check):
-        obs.do_action(check, "click")
-        obs.wait_until(lambda: "checked" not in obs.state_names(check),
-                       what="the feature check box to clear")
-    fruits = fruits_cell(window)
-    if fruits is not None and "expanded" in obs.state_names(fruits):
-        obs.do_action(fruits, "expand or contract")
-        obs.wait_until(lambda: "expanded" not in obs.state_names(fruits_cell(window)),
-                       what="the fruit tree to collapse")
-    entry = obs.by_id(window, "name_entry")
-    if obs.text_of(entry):
-        obs.set_text(entry, "")
-        obs.wait_until(lambda: obs.text_of(entry) == "", what="the name entry to clear")
+def fixture_reset(app):
+    """Puts ad-fixture back in its start state: its one reset entry point (SIGUSR1, see
+    tests/fixture-app/reset.c) closes every dialog, menu and popover, cancels the late label,
+    and restores every input; waits until the app's state line says it is done.
+
+    `app` is the AppInstance. A bare pyatspi window (older callers) gets the same reset when
+    it belongs to the fixture's process, found by its pid."""
+    if not isinstance(app, AppInstance):
+        app = AppInstance("ad-fixture", app.get_process_id(), state_file=_state_file_of(
+            app.get_process_id()))
+    if app.state_file is None:
+        raise AssertionError("ad-fixture runs without AD_FIXTURE_STATE_FILE: cannot reset it")
+    before = app.state()
+    resets = before["resets"] if before else -1
+    os.kill(app.pid, signal.SIGUSR1)
+    obs.wait_until(lambda: (app.state() or {}).get("resets", -1) > resets,
+                   what="the fixture to reset")
+
+
+def _state_file_of(pid):
+    try:
+        with open("/proc/%d/environ" % pid, "rb") as f:
+            for item in f.read().split(b"\0"):
+                if item.startswith(b"AD_FIXTURE_STATE_FILE="):
+                    return item.split(b"=", 1)[1].decode() or None
+    except OSError:
+        pass
+    return None
+
+
+def late_arrive(app):
+    """Makes the fixture's pending "Arrived" label arrive now (SIGUSR2; the suite starts the
+    fixture with a "Show later" delay of an hour) and waits for it; returns the state line."""
+    before = app.state()
+    assert before["late_pending"], before
+    os.kill(app.pid, signal.SIGUSR2)
+    return obs.wait_until(lambda: (lambda s: s if s and s["late_arrivals"] > before[
+        "late_arrivals"] else None)(app.state()), what="the late label to arrive")
+
+
+def canary(app):
+    """The ordering canary: clicks the fixture's Canary button through AT-SPI and waits for
+    its count. Everything sent to the app before this call has then been handled, so an
+    effect that is still absent will not come late. Returns the state line."""
+    before = app.state()["canaries"]
+    obs.do_action(obs.by_id(app.window(), "canary_button"), "click")
+    return obs.wait_until(lambda: (lambda s: s if s and s["canaries"] > before else None)(
+        app.state()), what="the canary")
 
 
 def fruits_cell(window):

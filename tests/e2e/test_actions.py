@@ -12,7 +12,7 @@ import pytest
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_PASSWORD, NOT_DELIVERED, UNVERIFIED, VERIFIED,
                             check_auto_wait, expect_count, have_xdotool,
-                            live_count, need_state, ref, restore_fixture, run_piped,
+                            live_count, need_state, ref, run_piped,
                             scroll_value, semantic_step, set_scroll_value, unchanged,
                             wait_state, activate, FIXTURE_TITLE)
 from e2e_helpers import (BARE_REF_SUGGESTION, check_envelope, expect_error, fixture_reset,
@@ -24,11 +24,9 @@ CALC = ["--app", "gnome-calculator"]
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
     """Every test starts from the fixture's start state and leaves it there."""
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 # ---- click -------------------------------------------------------------------------------
@@ -163,6 +161,30 @@ def test_set_value_clear_and_type_at_caret(cli, fixture_app):
     wait_state(fixture_app, lambda s: s["name"] == "", "an empty name")
     assert obs.text_of(entry) == ""
 
+
+
+@pytest.mark.parametrize("action,value", [("set-value", "hello"), ("clear", None)])
+def test_value_already_held_is_not_delivered(cli, fixture_app, action, value):
+    """observe-act-verify.md: a field that already holds the value gets nothing; the
+    fixture counts every "changed" signal of the entry (name_changes)."""
+    need_state(fixture_app)
+    entry = obs.by_id(fixture_app.window(), "name_entry")
+    if value:
+        obs.set_text(entry, value)
+        wait_state(fixture_app, lambda s: s["name"] == value, "the name to be set")
+    before = fixture_app.state()
+    argv = [action, ref(cli, "name_entry")] + ([value] if value else [])
+    data = cli.ok(*argv)
+    assert data["disposition"] == NOT_DELIVERED
+    assert data["steps"] == [semantic_step("EditableText.SetTextContents", outcome="skipped",
+                                           verified=True)]
+    assert data["post_state"]["value"] == (value or "")
+    assert check_auto_wait(data["details"])["lease_hold_ms"] == 0
+    # Canary: an increment lands after anything the command could have sent.
+    cli.ok("click", ref(cli, "inc_button"))
+    after = wait_state(fixture_app, lambda s: s["count"] == before["count"] + 1, "the canary")
+    assert after["name_changes"] == before["name_changes"], (before, after)
+    assert after["name"] == (value or "") and obs.text_of(entry) == (value or "")
 
 def test_type_text_starting_with_a_hyphen(cli, fixture_app):
     need_state(fixture_app)
@@ -333,7 +355,7 @@ def test_select_on_a_gtk4_list_is_refused(cli, gtk4_demo_app):
                        "ACTION_NOT_SUPPORTED", kind="selection_index_unproven")
     assert err["disposition"] == {"delivery": "not_delivered", "retry": "safe"}
     assert err["suggestion"]
-    time.sleep(0.3)
+    obs.round_trip(window)  # the canary: the app handled whatever reached it before
     assert _selected_rows(demo_list.acc) == before  # nothing was selected
 
 

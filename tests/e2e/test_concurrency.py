@@ -3,6 +3,7 @@
 from the fixture's own state line."""
 import os
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -21,16 +22,43 @@ def _lock_path(cli):
     return os.path.join(cli.lease_dir, "interaction.lock")
 
 
-def test_the_default_lease_lives_in_a_private_directory(cli, fixture_app):
-    """Without the test override the lease is /tmp/agent-desktop-<uid>/interaction.lock in a
-    directory only its owner can enter."""
-    before = need_state(fixture_app)
-    cli.ok("click", ref(cli, "inc_button"), env={"AD_LEASE_DIR": None})
-    expect_count(fixture_app, before["count"] + 1)
-    path = "/tmp/agent-desktop-%d/interaction.lock" % os.getuid()
-    st = os.stat(os.path.dirname(path))
-    assert os.path.isfile(path)
+def _private_dir(path):
+    st = os.lstat(path)
+    assert stat.S_ISDIR(st.st_mode), path
     assert st.st_uid == os.getuid() and (st.st_mode & 0o777) == 0o700, oct(st.st_mode)
+
+
+def test_the_lease_lives_in_a_private_runtime_directory(cli, fixture_app):
+    """$XDG_RUNTIME_DIR/agent-desktop/interaction.lock, or without XDG_RUNTIME_DIR
+    /tmp/agent-desktop-<uid>/interaction.lock, each in a directory only its owner can enter."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if not runtime:
+        pytest.skip("the desktop exports no XDG_RUNTIME_DIR")
+    before = need_state(fixture_app)
+    cli.ok("click", ref(cli, "inc_button"))
+    expect_count(fixture_app, before["count"] + 1)
+    path = os.path.join(runtime, "agent-desktop", "interaction.lock")
+    assert os.path.isfile(path)
+    _private_dir(os.path.dirname(path))
+    cli.ok("click", ref(cli, "inc_button"), env={"XDG_RUNTIME_DIR": None})
+    expect_count(fixture_app, before["count"] + 2)
+    fallback = "/tmp/agent-desktop-%d" % os.getuid()
+    assert os.path.isfile(os.path.join(fallback, "interaction.lock"))
+    _private_dir(fallback)
+
+
+def test_a_bad_runtime_directory_fails_closed(cli, fixture_app, tmp_path):
+    before = need_state(fixture_app)
+    shared = tmp_path / "shared-runtime"
+    shared.mkdir()
+    os.chmod(shared, 0o755)
+    err = expect_error(cli.run("click", ref(cli, "inc_button"),
+                               env={"XDG_RUNTIME_DIR": str(shared)}), "INTERNAL")
+    assert "XDG_RUNTIME_DIR" in err["message"] and "XDG_RUNTIME_DIR" in err["suggestion"]
+    assert list(shared.iterdir()) == []
+    # Canary: the next click lands, and it is the only one.
+    cli.ok("click", ref(cli, "inc_button"))
+    expect_count(fixture_app, before["count"] + 1)
 
 
 def test_concurrent_find_and_click(cli, fixture_app):
@@ -69,7 +97,7 @@ def test_concurrent_find_and_click(cli, fixture_app):
     contended = [d for d in results if d["details"]["auto_wait"]["lease_contention_count"] > 0]
     assert contended, "no click ever waited for the lease in %.1fs" % elapsed
     # Every click landed exactly once.
-    expect_count(fixture_app, before["count"] + AGENTS * CLICKS_PER_AGENT, settle=1.0)
+    expect_count(fixture_app, before["count"] + AGENTS * CLICKS_PER_AGENT)
 
 
 @pytest.fixture
@@ -113,4 +141,20 @@ def test_lease_held_by_a_process_that_dies(cli, fixture_app, lease_holder):
     assert data["disposition"] == UNVERIFIED
     aw = check_auto_wait(data["details"])
     assert aw["lease_contention_count"] == 0  # nobody holds it any more
+    expect_count(fixture_app, before["count"] + 1)
+
+
+def test_ad_lease_dir_no_longer_escapes_the_lease(cli, fixture_app, lease_holder, tmp_path):
+    """The old test-only AD_LEASE_DIR let any process act while another held the lease."""
+    before = need_state(fixture_app)
+    target = ref(cli, "inc_button")
+    escape = tmp_path / "escape"
+    escape.mkdir(mode=0o700)
+    expect_error(cli.run("click", target, "--timeout-ms", "2000",
+                         env={"AD_LEASE_DIR": str(escape)}), "TIMEOUT", kind="lease_timeout")
+    assert list(escape.iterdir()) == []
+    # Canary: once the holder is gone a click lands, and it is the only one.
+    os.killpg(lease_holder.pid, signal.SIGKILL)
+    lease_holder.wait(10)
+    cli.ok("click", target)
     expect_count(fixture_app, before["count"] + 1)

@@ -12,7 +12,7 @@ from e2e_helpers import (add_rows, expect_error, find_node, fixture_reset, load_
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(fixture_app):
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def skeleton(cli, app):

@@ -166,7 +166,7 @@ def fixture_window(fixture_app):
     win = fixture_app.window()
     fixture_reset(win)
     yield win
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def expected_tokens(o):

@@ -11,7 +11,7 @@ import pytest
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, NOT_DELIVERED, UNVERIFIED, VERIFIED,
                             activate, check_auto_wait, ensure_fixture_active, expect_count,
-                            is_active, need_state, ref, restore_fixture, scroll_value,
+                            is_active, need_state, ref, scroll_value,
                             set_scroll_value, settled_state, unchanged, vscrollbar, wait_state,
                             xdotool)
 from e2e_helpers import check_envelope, expect_error, fixture_reset
@@ -28,11 +28,9 @@ def _give_the_fixture_its_focus_back(fixture_app):
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _center(acc):

@@ -9,7 +9,7 @@ import pytest
 
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, UNVERIFIED, activate, ensure_fixture_active,
-                            need_state, ref, restore_fixture, wait_state)
+                            need_state, ref, wait_state)
 from e2e_helpers import expect_error, fixture_reset, nodes
 
 
@@ -72,12 +72,10 @@ def _close_overlays(cli, app):
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
     _close_overlays(cli, fixture_app)
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
     _close_overlays(cli, fixture_app)
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _window_entry(window_id):
@@ -185,6 +183,41 @@ def test_widget_factory_popover_menu(cli, widget_factory_app, _factory_menu_clos
     expect_error(cli.run("find", *app, "--surface", "menu", "--name", "Get Busy"),
                  "ELEMENT_NOT_FOUND", kind="surface_absent")
 
+
+
+def test_widget_factory_unreported_checked_state_is_refused(cli, widget_factory_app,
+                                                            _factory_menu_closed):
+    """GTK 3.24 never reports the checked state of a popover's model button ("Dark Theme"):
+    check, uncheck and toggle refuse before anything is sent (interaction.md, toggle), and no
+    step claims a read. A click on a model button closes its popover, so the popover still
+    open after a canary action proves nothing was clicked."""
+    app = ["--app", "gtk3-widget-factory"]
+    gear = _factory_menu_closed
+    obs.do_action(gear(), "click")
+    assert cli.ok("wait", "--menu", *app, "--timeout", "5000")["found"] is True
+    win = obs.window_for_pid(widget_factory_app.pid)
+    dark = [o for o in obs.walk(win) if o.name == "Dark Theme"][0]
+    assert "checked" not in dark.states and "checkable" not in dark.states  # what GTK3 shows
+    target = cli.ok("find", *app, "--surface", "menu", "--role", "checkbox", "--name",
+                    "Dark Theme", "--exact", "--first")["match"]["ref_id"]
+    for action in ("check", "uncheck", "toggle"):
+        err = expect_error(cli.run(action, target), "ACTION_FAILED", delivery="not_delivered")
+        assert err["details"]["cause"] == "state_unreadable", err
+        assert "after_action" not in err["details"] and "steps" not in err["details"]
+    # `is` does not turn the unreported state into "unchecked".
+    assert cli.ok("is", target, "--property", "checked")["applicable"] is False
+    # Canary: a click on the window's first enabled check button, processed by GTK after
+    # anything the refused commands could have sent.
+    box = [o.acc for o in obs.walk(win) if o.role == "check box" and o.name == "checkbutton"
+           and "enabled" in o.states and "checked" not in o.states][0]
+    obs.do_action(box, "click")
+    try:
+        obs.wait_until(lambda: "checked" in obs.state_names(box), what="the canary check")
+        assert "checked" in obs.state_names(gear())  # the popover was never clicked shut
+        assert _showing([o.acc for o in obs.walk(win) if o.name == "Dark Theme"][0])
+    finally:
+        obs.do_action(box, "click")
+        obs.wait_until(lambda: "checked" not in obs.state_names(box), what="canary undone")
 
 # ---- the context menu --------------------------------------------------------------------
 

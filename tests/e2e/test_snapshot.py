@@ -18,7 +18,7 @@ SECRET = "hunter2-secret"  # ad-fixture's password entry text
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(fixture_app):
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def snapshot(cli, *flags, app="ad-fixture"):

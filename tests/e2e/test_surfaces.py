@@ -6,17 +6,15 @@ import pytest
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, DIALOG_TITLE, UNVERIFIED, close_dialog,
                             dialog_window, ensure_fixture_active, menu_open, need_state, ref,
-                            restore_fixture, wait_state)
+                            wait_state)
 from e2e_helpers import expect_error, find_node, fixture_reset, nodes, ref_number
 
 
 @pytest.fixture(autouse=True)
 def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
     yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+    fixture_reset(fixture_app)
 
 
 def _window_entry(window_id):
@@ -150,5 +148,34 @@ def test_modal_dialog_surface(cli, fixture_app, fixture_window_id):
             [_window_entry(fixture_window_id)]
         expect_error(cli.run("snapshot", *FIXTURE, "--surface", kind), "ELEMENT_NOT_FOUND",
                      kind="surface_absent")
+    finally:
+        close_dialog(fixture_app)
+
+
+def test_modal_dialog_blocks_a_click_behind_it(cli, fixture_app):
+    """platforms/linux.md troubleshooting: a modal dialog blocks its window, so a semantic
+    click there is refused (ACTION_FAILED, blocked_by_modal_dialog) before anything is sent."""
+    before = need_state(fixture_app)
+    inc = ref(cli, "inc_button")
+    try:
+        cli.ok("click", ref(cli, "open_dialog_button"))
+        wait_state(fixture_app, lambda s: s["dialog_open"], "the dialog to open")
+        dialog = obs.wait_until(lambda: dialog_window(fixture_app), what="the dialog window")
+        assert "modal" in obs.state_names(dialog)
+        err = expect_error(cli.run("click", inc), "ACTION_FAILED", delivery="not_delivered")
+        assert err["details"]["cause"] == "blocked_by_modal_dialog", err
+        blocking = err["details"]["blocking_surface"]
+        assert blocking["title"] == DIALOG_TITLE and blocking["type"] == "sheet"
+        assert blocking["id"] in [w["id"] for w in cli.ok("list-windows", *FIXTURE)
+                                  if w["title"] == DIALOG_TITLE]
+        # Canary: OK closes the dialog; GTK handles it after anything the refused click sent.
+        close_dialog(fixture_app)
+        state = wait_state(fixture_app, lambda s: s["dialog_ok"] == before["dialog_ok"] + 1,
+                           "the dialog's OK")
+        assert state["count"] == before["count"]
+        assert obs.by_id(fixture_app.window(), "count_label").name == "count: %d" % before["count"]
+        # With the dialog gone the same ref acts again.
+        cli.ok("click", inc)
+        wait_state(fixture_app, lambda s: s["count"] == before["count"] + 1, "the increment")
     finally:
         close_dialog(fixture_app)

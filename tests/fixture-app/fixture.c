@@ -15,7 +15,7 @@
  * Appended at the end of the main box for the action tests: a read-only "Count value" entry
  * that shows the click count as digits (a ref whose identity stays while its value changes),
  * a "Remove me" button that destroys itself when clicked (a ref that goes stale), and a
- * "Show later" button that adds an "Arrived" label 1 second after a click (a late element
+ * "Show later" button that adds an "Arrived" label 1 second (AD_FIXTURE_LATE_MS) after a click (a late element
  * for the waits). A click on "Show later" while "Arrived" is shown removes the label at once
  * and adds it again 1 second later, so the sequence can be repeated in one app instance.
  * The state line also counts the name entry's "changed" signals (name_changes), so a test can
@@ -23,6 +23,7 @@
  */
 #include <gtk/gtk.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixture.h"
@@ -65,6 +66,7 @@ static void json_string(GString *out, const char *s) {
 void write_state(Fixture *fx, const char *action) {
   if (action != NULL) {
     fx->last_action = action;
+    fx->events++; /* one per handled event: the canary's check counts them */
   }
   if (fx->status_label != NULL) {
     char *status = g_strdup_printf("last action: %s", fx->last_action);
@@ -114,8 +116,9 @@ void write_state(Fixture *fx, const char *action) {
   GtkListBoxRow *pet = gtk_list_box_get_selected_row(GTK_LIST_BOX(fx->pet_list));
   json_string(out, pet != NULL ? gtk_label_get_text(GTK_LABEL(gtk_bin_get_child(GTK_BIN(pet))))
                                : NULL);
-  g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d", fx->context_marks,
-                         fx->pings);
+  g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d,\"resets\":%d,"
+                         "\"canaries\":%d,\"events\":%d", fx->context_marks, fx->pings,
+                         fx->resets, fx->canaries, fx->events);
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {
@@ -298,13 +301,28 @@ static void on_remove_me(GtkButton *b, gpointer data) {
   write_state(fx, "removed me");
 }
 
+static GtkWidget *button(const char *label, const char *id, GCallback cb, Fixture *fx);
+
+static GtkWidget *make_remove_me(Fixture *fx) {
+  GtkWidget *b = button("Remove me", "remove_me_button", G_CALLBACK(on_remove_me), fx);
+  g_signal_connect(b, "destroy", G_CALLBACK(on_remove_me_destroyed), fx);
+  return b;
+}
+
+void restore_remove_me(Fixture *fx) {
+  fx->remove_me = make_remove_me(fx);
+  gtk_box_pack_start(GTK_BOX(fx->late_row), fx->remove_me, FALSE, FALSE, 0);
+  gtk_box_reorder_child(GTK_BOX(fx->late_row), fx->remove_me, 0);
+  gtk_widget_show(fx->remove_me);
+}
+
 static void on_late_label_destroyed(GtkWidget *w, gpointer data) {
   (void)w;
   Fixture *fx = data;
   fx->late_label = NULL;
 }
 
-static gboolean on_late_timer(gpointer data) {
+gboolean on_late_timer(gpointer data) {
   Fixture *fx = data;
   fx->late_timer = 0;
   GtkWidget *label = gtk_label_new("Arrived");
@@ -329,7 +347,7 @@ static void on_show_later(GtkButton *b, gpointer data) {
   if (fx->late_timer != 0) {
     g_source_remove(fx->late_timer);
   }
-  fx->late_timer = g_timeout_add(1000, on_late_timer, fx);
+  fx->late_timer = g_timeout_add(fx->late_ms, on_late_timer, fx);
   write_state(fx, "show later");
 }
 
@@ -404,7 +422,8 @@ static void build_window(Fixture *fx) {
   GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   ad_name(vbox, "main_box", "Main");
   gtk_container_add(GTK_CONTAINER(fx->window), vbox);
-  gtk_box_pack_start(GTK_BOX(vbox), build_menubar(fx), FALSE, FALSE, 0);
+  fx->menubar = build_menubar(fx);
+  gtk_box_pack_start(GTK_BOX(vbox), fx->menubar, FALSE, FALSE, 0);
 
   GtkWidget *content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
   ad_name(content, "content_box", "Content");
@@ -432,7 +451,7 @@ static void build_window(Fixture *fx) {
   g_signal_connect(fx->name_entry, "changed", G_CALLBACK(on_name_changed), fx);
   fx->password_entry = gtk_entry_new();
   gtk_entry_set_visibility(GTK_ENTRY(fx->password_entry), FALSE);
-  gtk_entry_set_text(GTK_ENTRY(fx->password_entry), "hunter2-secret");
+  gtk_entry_set_text(GTK_ENTRY(fx->password_entry), FIXTURE_PASSWORD);
   ad_name(fx->password_entry, "password_entry", "Password");
   g_signal_connect(fx->password_entry, "changed", G_CALLBACK(on_password_changed), fx);
   gtk_box_pack_start(c, hrow("entry_row", "Credentials", fx->name_entry, fx->password_entry),
@@ -472,7 +491,8 @@ static void build_window(Fixture *fx) {
   gtk_box_pack_start(c, fx->rows_box, FALSE, FALSE, 0);
   /* (h) tree, (i) long list */
   gtk_box_pack_start(c, build_tree(fx), FALSE, FALSE, 0);
-  gtk_box_pack_start(c, build_long_list(), FALSE, FALSE, 0);
+  fx->long_list = build_long_list();
+  gtk_box_pack_start(c, fx->long_list, FALSE, FALSE, 0);
   /* (j) dialog opener and a status line */
   fx->status_label = gtk_label_new("last action: start");
   ad_name(fx->status_label, "status_label", NULL);
@@ -493,17 +513,18 @@ static void build_window(Fixture *fx) {
   ad_name(fx->count_value, "count_value", "Count value");
   gtk_box_pack_start(GTK_BOX(extra), fx->count_value, FALSE, FALSE, 0);
   /* (l) a button that destroys itself, (m) a label that arrives late */
-  fx->remove_me = button("Remove me", "remove_me_button", G_CALLBACK(on_remove_me), fx);
-  g_signal_connect(fx->remove_me, "destroy", G_CALLBACK(on_remove_me_destroyed), fx);
+  fx->remove_me = make_remove_me(fx);
   fx->late_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
   ad_name(fx->late_box, "late_box", "Late arrivals");
   gtk_box_pack_start(GTK_BOX(fx->late_box),
                      button("Show later", "show_later_button", G_CALLBACK(on_show_later), fx),
                      FALSE, FALSE, 0);
-  gtk_box_pack_start(GTK_BOX(extra), hrow("late_row", "Late row", fx->remove_me, fx->late_box),
-                     FALSE, FALSE, 0);
+  fx->late_row = hrow("late_row", "Late row", fx->remove_me, fx->late_box);
+  gtk_box_pack_start(GTK_BOX(extra), fx->late_row, FALSE, FALSE, 0);
   /* (n) a context menu and a popover, outside the window's own child tree on AT-SPI */
   gtk_box_pack_start(GTK_BOX(extra), build_overlays(fx), FALSE, FALSE, 0);
+  /* (o) the ordering canary (reset.c) */
+  gtk_box_pack_start(GTK_BOX(extra), build_canary(fx), FALSE, FALSE, 0);
 }
 
 int main(int argc, char **argv) {
@@ -513,11 +534,16 @@ int main(int argc, char **argv) {
   static Fixture fx;
   fx.next_row = 1;
   fx.last_action = "start";
+  /* The e2e suite sets a delay longer than any test and sends SIGUSR2 (reset.c) when the
+   * label shall arrive, so a loaded machine cannot make it early or late. */
+  const char *late_ms = g_getenv("AD_FIXTURE_LATE_MS");
+  fx.late_ms = late_ms != NULL && atoi(late_ms) > 0 ? (guint)atoi(late_ms) : 1000;
   fx.state_file = g_getenv("AD_FIXTURE_STATE_FILE");
   if (fx.state_file != NULL && fx.state_file[0] == '\0') {
     fx.state_file = NULL;
   }
   build_window(&fx);
+  install_reset(&fx);
   gtk_window_set_default_size(GTK_WINDOW(fx.window), 520, -1);
   gtk_widget_show_all(fx.window);
   write_state(&fx, NULL);

@@ -23,6 +23,7 @@ typedef struct {
   GtkWidget *late_box;
   GtkWidget *late_label;
   guint late_timer;
+  guint late_ms; /* the Show later delay */
   int show_later_clicks;
   int late_arrivals;
   int name_changes;
@@ -41,7 +42,17 @@ typedef struct {
   GtkWidget *popover;
   int context_marks;
   int pings;
+  /* reset.c */
+  GtkWidget *menubar;
+  GtkWidget *long_list;
+  GtkWidget *late_row;
+  int resets;
+  int canaries;
+  int events; /* write_state calls that recorded an action */
 } Fixture;
+
+/* The password entry's start text (the e2e tests know it too). */
+#define FIXTURE_PASSWORD "hunter2-secret"
 
 /* Gives a widget its stable id (buildable name and ATK accessible id) and, when name is
  * not NULL, a fixed accessible name. */
@@ -55,5 +66,12 @@ gboolean fruits_expanded(Fixture *fx);
 GtkWidget *build_tree(Fixture *fx);
 GtkWidget *build_long_list(void);
 GtkWidget *build_pet_list(Fixture *fx);
+/* fixture.c: puts a new "Remove me" button back at the start of its row. */
+void restore_remove_me(Fixture *fx);
+/* fixture.c: the late label's timer callback: adds "Arrived" now. */
+gboolean on_late_timer(gpointer data);
+/* reset.c: SIGUSR1 resets the UI state (see reset.c); the "Canary" button counts canaries. */
+void install_reset(Fixture *fx);
+GtkWidget *build_canary(Fixture *fx);
 
 #endif

@@ -1,6 +1,8 @@
 /* fake_adapter.c: the in-memory adapter and tree builder of fake_adapter.h. */
 #include "fake_adapter.h"
 
+#include "core/ctx.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,7 @@ static void apply_attr(ad_node *n, char *attr)
         else if (strcmp(attr, "v?") == 0) ad_text_unknown(&n->value);
         else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
         else if (strcmp(attr, "secure") == 0) n->secure = true;
+        else if (strcmp(attr, "checked?") == 0) n->checked_unreported = true;
         else if (strcmp(attr, "popup") == 0) { n->popup_state = AD_FIELD_KNOWN; n->popup = true; }
         else if (strcmp(attr, "popup?") == 0) n->popup_state = AD_FIELD_UNKNOWN;
         else die("flag", attr);
@@ -135,6 +138,7 @@ ad_node *fk_copy(const ad_node *s)
     n->states_state = s->states_state;
     n->states = s->states;
     n->caps = s->caps;
+    n->checked_unreported = s->checked_unreported;
     for (size_t i = 0; i < s->n_actions; i++)
         ad_node_add_action(n, s->actions[i]);
     n->actions_state = s->actions_state;
@@ -373,6 +377,8 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     fake_window *w = open_window(f, window_id, err);
     if (!w)
         return -1;
+    if (f->reads_honor_deadline && lim->deadline_us <= ad_now_us())
+        return ad_error_set(err, AD_TIMEOUT, "the read's deadline passed before it started");
     memset(ret, 0, sizeof(*ret));
     ret->root = fk_copy(w->root);
     if (!lim->all_bounds)
@@ -498,21 +504,4 @@ void fake_kill(fake_adapter *f, int pid)
     for (size_t i = 0; i < f->n_apps; i++)
         if (f->apps[i].app.pid == pid)
             f->apps[i].alive = false;
-}
-
-fake_world *fake_world_new(void)
-{
-    fake_world *w = calloc(1, sizeof(*w));
-    if (!w)
-        abort();
-    tu_home_begin(&w->home);
-    w->fake = fake_new();
-    return w;
-}
-
-void fake_world_free(fake_world *w)
-{
-    fake_free(w->fake);
-    tu_home_end(&w->home);
-    free(w);
 }

@@ -12,6 +12,7 @@
  *   n?      d?             id?           v?          an unknown field (the read failed)
  *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
  *   b=X,Y,W,H  bounds      secure                    a password field
+ *   checked?   a check box whose toolkit never reports its checked state
  *   popup      a popup for another element (a GTK3 popover); popup? : that could not be read
  *   cap=focusable|expandable|selectable|checkable|editable (repeatable)
  *   cut=N      children_cut, with N live children reported
@@ -29,7 +30,6 @@
 #include <stddef.h>
 
 #include "platform/adapter.h"
-#include "test_util.h"
 
 /* ---- trees ------------------------------------------------------------------------------ */
 
@@ -85,6 +85,9 @@ typedef struct fake_adapter {
     bool act_fails;
     ad_delivery act_delivery;
     void (*act_effect)(struct fake_adapter *f, const ad_node *target);
+    /* Like the AT-SPI walker, a read whose deadline already passed fails with TIMEOUT. Off
+     * by default: most tests pass deadlines they never mean to expire. */
+    bool reads_honor_deadline;
 } fake_adapter;
 
 fake_adapter *fake_new(void);
@@ -102,15 +105,5 @@ fake_window *fake_add_window(fake_adapter *f, const char *app_name, const char *
 fake_window *fake_window_get(fake_adapter *f, const char *id);
 /* Marks the app with this pid exited (process_alive answers false). */
 void fake_kill(fake_adapter *f, int pid);
-
-/* A test's world: a private state root (tu_home) and an empty fake adapter. */
-typedef struct {
-    tu_home home;
-    fake_adapter *fake;
-} fake_world;
-
-/* A new world (the caller frees it with fake_world_free). */
-fake_world *fake_world_new(void);
-void fake_world_free(fake_world *w);
 
 #endif

@@ -1,7 +1,8 @@
 /* test_actions.c: the ref-action pipeline through ad_dispatch and the fake adapter:
  * delivery and disposition, strict resolution before any input, actionability, already
- * satisfied requests, readback verification and contradictions, policy refusals, secure
- * fields, and the observation after an uncertain delivery. */
+ * satisfied requests (checked states, values), unreadable and indeterminate checked states,
+ * readback verification and contradictions, policy refusals, a modal dialog that blocks the
+ * window, secure fields, and the observation after an uncertain delivery. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,11 @@ static ad_node *form_tree(void)
               fk("button|n=Busy|a=Click|s=disabled", NULL),
               fk("checkbox|n=Agree|a=Click|cap=checkable", NULL),
               fk("checkbox|n=Done|a=Click|s=checked|cap=checkable", NULL),
+              /* A GTK3 popover's model button: its checked state is never reported. */
+              fk("checkbox|n=Dark|a=Click|checked?", NULL),
+              /* A GTK3 inconsistent check button: indeterminate, and not enabled. */
+              fk("checkbox|n=Mixed|a=Click|s=indeterminate|s=disabled", NULL),
+              fk("textfield|n=Empty|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Name|v=old|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Secret|a=SetValue|a=TypeText|cap=editable|secure", NULL),
               fk("statictext|n=Status", NULL),
@@ -38,22 +44,17 @@ static ad_node *form_tree(void)
 }
 
 typedef struct {
-    tu_home home;
-    char *lease_dir;
-    fake_adapter *fake;
-    fake_window *win;
+    tu_bed *bed;
+    fake_adapter *fake; /* bed->fake */
+    fake_window *win;   /* the form window */
 } fx;
 
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->lease_dir = tu_tmpdir();
-    setenv("AD_LEASE_DIR", f->lease_dir, 1);
-    f->fake = fake_new();
-    fake_add_app(f->fake, "form", 300);
-    f->win = fake_add_window(f->fake, "form", "Form", form_tree());
-    f->win->w.is_focused = true;
+    f->bed = tu_bed_new(form_tree());
+    f->fake = f->bed->fake;
+    f->win = &f->fake->wins[0];
     *state = f;
     return 0;
 }
@@ -61,11 +62,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
-    tu_rmrf(f->lease_dir);
-    free(f->lease_dir);
-    unsetenv("AD_LEASE_DIR");
+    tu_bed_free(f->bed);
     free(f);
     return 0;
 }
@@ -135,6 +132,16 @@ static void test_stale_ref_sends_nothing(void **state)
     free(ref);
 }
 
+/* error.details.checks[i] names `check` with `status`. */
+static void check_entry_is(json_t *env, int i, const char *check, const char *status)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "error.details.checks.%d.check", i);
+    assert_string_equal(tu_str(env, path), check);
+    snprintf(path, sizeof(path), "error.details.checks.%d.status", i);
+    assert_string_equal(tu_str(env, path), status);
+}
+
 static void test_disabled_target_times_out_with_checks(void **state)
 {
     fx *f = *state;
@@ -142,8 +149,7 @@ static void test_disabled_target_times_out_with_checks(void **state)
     assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
     assert_string_equal(tu_str(env, "error.details.kind"), "actionability_timeout");
     assert_string_equal(tu_str(env, "error.details.last_report.check"), "enabled");
-    assert_string_equal(tu_str(env, "error.details.checks.2.check"), "enabled");
-    assert_string_equal(tu_str(env, "error.details.checks.2.status"), "fail");
+    check_entry_is(env, 2, "enabled", "fail");
     assert_int_equal(f->fake->n_act, 0);
     json_decref(env);
 }
@@ -300,6 +306,114 @@ static void test_uncertain_delivery_is_observed_not_repeated(void **state)
     free(ref);
 }
 
+/* check, uncheck and toggle on a state nobody can read: refused before anything is sent, for
+ * all three, and no step claims a verification. */
+static void test_unreported_checked_state_sends_nothing(void **state)
+{
+    fx *f = *state;
+    const char *cmds[] = {"check", "uncheck", "toggle"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *env = act(f, cmds[i], "Dark", 1);
+        assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+        assert_string_equal(tu_str(env, "error.details.cause"), "state_unreadable");
+        assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+        assert_null(tu_at(env, "error.details.steps"));
+        json_decref(env);
+    }
+    assert_int_equal(f->fake->n_act, 0);
+}
+
+/* An indeterminate check box (GTK3 also drops ENABLED for it) fails at once, not after the
+ * actionability wait. */
+static void test_indeterminate_checked_state_fails_at_once(void **state)
+{
+    fx *f = *state;
+    char *ref = ref_of(f, "Mixed");
+    json_t *env = run_g(f, "check", tu_args("check", "{s:s, s:i}", "ref_id", ref,
+                                            "timeout_ms", 5000), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED"); /* not TIMEOUT */
+    check_entry_is(env, 3, "supported_action", "fail");
+    assert_string_equal(tu_str(env, "error.details.cause"), "state_indeterminate");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    free(ref);
+}
+
+static json_t *set_value(fx *f, const char *name, const char *cmd, const char *value,
+                         int want_exit)
+{
+    char *ref = ref_of(f, name);
+    json_t *args = value ? tu_args(cmd, "{s:s, s:s, s:i}", "ref_id", ref, "value", value,
+                                   "timeout_ms", 0)
+                         : tu_args(cmd, "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0);
+    json_t *env = run_g(f, cmd, args, NULL, want_exit);
+    free(ref);
+    return env;
+}
+
+/* set-value of the value the field holds, clear of an empty field: nothing is written. */
+static void test_value_already_held_delivers_nothing(void **state)
+{
+    fx *f = *state;
+    json_t *env = set_value(f, "Name", "set-value", "old", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    assert_string_equal(tu_str(env, "data.disposition.retry"), "safe");
+    assert_string_equal(tu_str(env, "data.steps.0.label"), "EditableText.SetTextContents");
+    assert_string_equal(tu_str(env, "data.steps.0.outcome"), "skipped");
+    assert_string_equal(tu_str(env, "data.post_state.value"), "old");
+    assert_string_equal(tu_str(env, "data.details.verification_scope"), "element_value");
+    json_decref(env);
+    env = set_value(f, "Empty", "clear", NULL, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
+    assert_string_equal(tu_str(env, "data.post_state.value"), "");
+    json_decref(env);
+    /* A secure field's value is never read: the write goes out. */
+    env = set_value(f, "Secret", "set-value", "", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    json_decref(env);
+    assert_int_equal(f->fake->n_act, 1);
+}
+
+static fake_window *add_modal_dialog(fx *f)
+{
+    fake_window *d = fake_add_window(f->fake, "form", "Confirm",
+                                     fk("dialog|n=Confirm", fk("button|n=OK|a=Click", NULL),
+                                        NULL));
+    d->w.kind = "dialog";
+    d->w.modal = true;
+    return d;
+}
+
+/* A shown modal dialog of the same process blocks its other windows; its own buttons act. */
+static void test_modal_dialog_blocks_the_window_behind_it(void **state)
+{
+    fx *f = *state;
+    char *save = ref_of(f, "Save");
+    fake_window *d = add_modal_dialog(f);
+    json_t *env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", save,
+                                            "timeout_ms", 0), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    assert_string_equal(tu_str(env, "error.details.cause"), "blocked_by_modal_dialog");
+    assert_string_equal(tu_str(env, "error.details.blocking_surface.id"), d->w.id);
+    assert_string_equal(tu_str(env, "error.details.blocking_surface.type"), "sheet");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    f->win->w.is_focused = false;
+    d->w.is_focused = true;
+    env = act(f, "click", "OK", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    json_decref(env);
+    /* Closed (hidden), it blocks nothing. */
+    d->w.visible = false;
+    env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", save, "timeout_ms", 0),
+                NULL, 0);
+    assert_int_equal(f->fake->n_act, 2);
+    json_decref(env);
+    free(save);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -317,6 +431,10 @@ int main(void)
         T(test_pointer_gestures_refuse_headless),
         T(test_secure_value_never_echoed),
         T(test_uncertain_delivery_is_observed_not_repeated),
+        T(test_unreported_checked_state_sends_nothing),
+        T(test_indeterminate_checked_state_fails_at_once),
+        T(test_value_already_held_delivers_nothing),
+        T(test_modal_dialog_blocks_the_window_behind_it),
     };
     return cmocka_run_group_tests_name("actions", tests, NULL, NULL);
 }

@@ -7,15 +7,18 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/ctx.h"
 #include "core/refstore.h"
+#include "core/state_files.h"
 #include "core/state_root.h"
 #include "test_util.h"
 
@@ -43,9 +46,26 @@ static int teardown(void **state)
 
 static json_t *small_map(const char *id)
 {
-    return json_pack("{s:s, s:I, s:s, s:{s:{s:s, s:s, s:b}}}", "snapshot_id", id, "next_ref",
-                     (json_int_t)2, "app", "calc", "refs", "@e1", "role", "button", "name",
-                     "7", "unique_at_capture", 1);
+    return json_pack("{s:s, s:I, s:s, s:{s:i, s:s, s:s}, s:{s:{s:s, s:s, s:b}}}",
+                     "snapshot_id", id, "next_ref", (json_int_t)2, "app", "calc", "source",
+                     "pid", 300, "process_instance", "0000abcd:42", "source_window_id", "w1",
+                     "refs", "@e1", "role", "button", "name", "7", "unique_at_capture", 1);
+}
+
+/* The snapshots directory at path, opened the way refstore opens it. */
+static ad_state_dir snapshots_at(const char *path)
+{
+    ad_state_dir d = {.fd = open(path, O_RDONLY | O_DIRECTORY), .path = strdup(path)};
+    assert_true(d.fd >= 0);
+    return d;
+}
+
+static int prune_at(const char *path, const char *protect, int max, int keep)
+{
+    ad_state_dir d = snapshots_at(path);
+    int removed = ad_refstore_prune(&d, protect, max, keep);
+    ad_state_dir_close(&d);
+    return removed;
 }
 
 static void save_ok(ad_ctx *ctx, const char *id)
@@ -103,16 +123,22 @@ static void test_missing_snapshot(void **state)
     ad_error_clear(&err);
 }
 
-static void test_corrupt_refmap_is_internal_not_missing(void **state)
+/* A refmap that does not parse is no usable snapshot: SNAPSHOT_NOT_FOUND (refresh and
+ * retry), and the message never quotes what the file holds. */
+static void test_corrupt_refmap_is_not_found_without_its_content(void **state)
 {
     fixture *f = *state;
     save_ok(&f->ctx, "s1abc");
     char *p = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
-    tu_write_file(p, "{not json");
+    tu_write_file(p, "hunter2secret:x:19000:0:99999:7:::");
     json_t *back = NULL;
     ad_error err = AD_ERROR_INIT;
     assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), -1);
-    assert_int_equal(err.code, AD_INTERNAL);
+    assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
+    assert_string_equal(json_string_value(json_object_get(err.details, "kind")),
+                        "refmap_invalid");
+    assert_null(strstr(err.message, "hunter2"));
+    assert_null(back);
     ad_error_clear(&err);
     free(p);
 }
@@ -228,7 +254,7 @@ static void test_prune_keeps_96_newest_and_the_protected_one(void **state)
     make_snapshot(dir, "Not-A-Snapshot", 1);
     char *other = fmt("%s/%s", dir, "Not-A-Snapshot/refmap.json");
 
-    assert_int_equal(ad_refstore_prune(dir, "s000", 128, 96), 33);
+    assert_int_equal(prune_at(dir, "s000", 128, 96), 33);
     assert_int_equal(tu_count_entries(dir), 96 + 1);
     assert_true(snapshot_exists(dir, "s000"));  /* protected, though oldest */
     assert_false(snapshot_exists(dir, "s001")); /* oldest unprotected: removed */
@@ -254,7 +280,7 @@ static void test_prune_below_the_limit_removes_nothing(void **state)
         snprintf(id, sizeof(id), "s%03d", i);
         make_snapshot(dir, id, 1000000 + i);
     }
-    assert_int_equal(ad_refstore_prune(dir, NULL, 128, 96), 0);
+    assert_int_equal(prune_at(dir, NULL, 128, 96), 0);
     assert_int_equal(tu_count_entries(dir), 128);
     free(dir);
 }
@@ -262,8 +288,7 @@ static void test_prune_below_the_limit_removes_nothing(void **state)
 static void test_save_prunes_but_keeps_the_snapshot_just_written(void **state)
 {
     fixture *f = *state;
-    ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_private_dir_ensure(f->home.state, &err), 0);
+    assert_int_equal(mkdir(f->home.state, 0700), 0);
     char *dir = fmt("%s/%s", f->home.state, "snapshots");
     assert_int_equal(mkdir(dir, 0700), 0);
     /* 128 saved snapshots, all newer than anything written now: the new one is the oldest
@@ -322,13 +347,226 @@ static void test_latest_ignores_garbage(void **state)
     free(p);
 }
 
+/* ---- attacks on the files under the state root ----------------------------------------- */
+
+static void expect_load_fails(ad_ctx *ctx, const char *id, ad_error_code code, const char *secret)
+{
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(ctx, id, &back, &err), -1);
+    assert_int_equal(err.code, code);
+    assert_null(back);
+    if (secret)
+        assert_null(strstr(err.message, secret));
+    ad_error_clear(&err);
+}
+
+/* A FIFO with no writer would block a plain open forever; alarm bounds the test. */
+static void test_fifo_at_refmap_or_latest_does_not_hang(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *refmap = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
+    char *latest = fmt("%s/%s", f->home.state, "latest_snapshot_id");
+    assert_int_equal(unlink(refmap), 0);
+    assert_int_equal(mkfifo(refmap, 0600), 0);
+    assert_int_equal(unlink(latest), 0);
+    assert_int_equal(mkfifo(latest, 0600), 0);
+    alarm(20);
+    expect_load_fails(&f->ctx, "s1abc", AD_SNAPSHOT_NOT_FOUND, NULL);
+    assert_null(ad_refstore_latest(&f->ctx));
+    alarm(0);
+    free(refmap);
+    free(latest);
+}
+
+/* A refmap symlinked to another file is refused unread: its first word is never echoed. */
+static void test_symlinked_refmap_is_refused_and_not_echoed(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *refmap = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
+    char *secret = fmt("%s/%s", f->home.dir, "shadow");
+    tu_write_file(secret, "rootsecretword:$6$salt:19000:0:99999:7:::\n");
+    const char *targets[] = {secret, "/etc/shadow"};
+    for (size_t i = 0; i < 2; i++) {
+        unlink(refmap);
+        assert_int_equal(symlink(targets[i], refmap), 0);
+        expect_load_fails(&f->ctx, "s1abc", AD_SNAPSHOT_NOT_FOUND, "rootsecretword");
+        expect_load_fails(&f->ctx, "s1abc", AD_SNAPSHOT_NOT_FOUND, "root:");
+    }
+    free(refmap);
+    free(secret);
+}
+
+static void test_oversized_refmap_on_disk_is_refused(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *refmap = fmt("%s/snapshots/%s/refmap.json", f->home.state, "s1abc");
+    assert_int_equal(truncate(refmap, AD_REFMAP_MAX_BYTES + 1), 0);
+    expect_load_fails(&f->ctx, "s1abc", AD_SNAPSHOT_NOT_FOUND, NULL);
+    free(refmap);
+}
+
+typedef enum { SUB_SYMLINK, SUB_0777, SUB_FOREIGN } sub_attack;
+
+/* snapshots/ as a symlink to a directory elsewhere, world-writable, or another user's: the
+ * save fails before writing anything through it, and loads refuse it too. */
+static void attack_snapshots_dir(fixture *f, sub_attack how)
+{
+    if (how == SUB_FOREIGN && geteuid() != 0)
+        skip(); /* only root can hand a directory to another user */
+    assert_int_equal(mkdir(f->home.state, 0700), 0);
+    char *snaps = fmt("%s/%s", f->home.state, "snapshots");
+    char *elsewhere = fmt("%s/%s", f->home.dir, "elsewhere");
+    assert_int_equal(mkdir(elsewhere, 0700), 0);
+    if (how == SUB_SYMLINK) {
+        assert_int_equal(symlink(elsewhere, snaps), 0);
+    } else {
+        assert_int_equal(mkdir(snaps, 0700), 0);
+        if (how == SUB_0777)
+            assert_int_equal(chmod(snaps, 0777), 0);
+        else
+            assert_int_equal(chown(snaps, 65534, 65534), 0);
+    }
+    json_t *m = small_map("s1abc");
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    ad_error_clear(&err);
+    json_decref(m);
+    assert_int_equal(tu_count_entries(elsewhere), 0);
+    if (how != SUB_SYMLINK)
+        assert_int_equal(tu_count_entries(snaps), 0);
+    assert_null(ad_refstore_latest(&f->ctx));
+    /* A refmap planted there is not loaded either. */
+    char *planted = fmt("%s/%s", how == SUB_SYMLINK ? elsewhere : snaps, "s2abc");
+    assert_int_equal(mkdir(planted, 0700), 0);
+    char *file = fmt("%s/%s", planted, "refmap.json");
+    json_t *p = small_map("s2abc");
+    assert_int_equal(json_dump_file(p, file, 0), 0);
+    json_decref(p);
+    expect_load_fails(&f->ctx, "s2abc", AD_INTERNAL, NULL);
+    free(file);
+    free(planted);
+    free(snaps);
+    free(elsewhere);
+}
+
+static void test_symlinked_snapshots_dir_is_refused(void **state)
+{
+    attack_snapshots_dir(*state, SUB_SYMLINK);
+}
+
+static void test_world_writable_snapshots_dir_is_refused(void **state)
+{
+    attack_snapshots_dir(*state, SUB_0777);
+}
+
+static void test_foreign_snapshots_dir_is_refused(void **state)
+{
+    attack_snapshots_dir(*state, SUB_FOREIGN);
+}
+
+static void set_age(const char *path, time_t age_s)
+{
+    time_t t = time(NULL) - age_s;
+    struct timespec ts[2] = {{.tv_sec = t}, {.tv_sec = t}};
+    assert_int_equal(utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+/* A killed writer's temp files and a failed writer's empty snapshot directory go away on
+ * the next save once they are old enough that no live writer can own them. */
+static void test_save_removes_stale_temps_and_abandoned_dirs(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    char *old_tmp = fmt("%s/%s", f->home.state, ".latest_snapshot_id.Ab12Cd");
+    char *new_tmp = fmt("%s/%s", f->home.state, ".latest_snapshot_id.Zz98Yy");
+    char *old_map_tmp = fmt("%s/snapshots/%s", f->home.state, "s1abc/.refmap.json.Qq11Ww");
+    char *empty_old = fmt("%s/snapshots/%s", f->home.state, "s9old");
+    char *empty_new = fmt("%s/snapshots/%s", f->home.state, "s9new");
+    tu_write_file(old_tmp, "s1");
+    tu_write_file(new_tmp, "s1");
+    tu_write_file(old_map_tmp, "{");
+    set_age(old_tmp, AD_STATE_STALE_TEMP_S + 60);
+    set_age(old_map_tmp, AD_STATE_STALE_TEMP_S + 60);
+    assert_int_equal(mkdir(empty_old, 0700), 0);
+    assert_int_equal(mkdir(empty_new, 0700), 0);
+    set_age(empty_old, AD_STATE_STALE_TEMP_S + 60);
+    save_ok(&f->ctx, "s1abc");
+    assert_int_equal(access(old_tmp, F_OK), -1);
+    assert_int_equal(access(old_map_tmp, F_OK), -1);
+    assert_int_equal(access(empty_old, F_OK), -1);
+    assert_int_equal(access(new_tmp, F_OK), 0);   /* may belong to a live writer */
+    assert_int_equal(access(empty_new, F_OK), 0); /* likewise */
+    free(old_tmp);
+    free(new_tmp);
+    free(old_map_tmp);
+    free(empty_old);
+    free(empty_new);
+}
+
+/* A write that fails after its snapshot directory was made leaves no empty directory. */
+static void test_failed_write_leaves_no_snapshot_dir(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    struct rlimit old, small = {.rlim_cur = 8, .rlim_max = RLIM_INFINITY};
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small.rlim_max = old.rlim_max;
+    signal(SIGXFSZ, SIG_IGN); /* the write then fails with EFBIG instead of killing us */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    json_t *m = small_map("s2big");
+    ad_error err = AD_ERROR_INIT;
+    int rc = ad_refstore_save(&f->ctx, m, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(rc, -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    ad_error_clear(&err);
+    json_decref(m);
+    char *dir = fmt("%s/snapshots/%s", f->home.state, "s2big");
+    assert_int_equal(access(dir, F_OK), -1);
+    char *snaps = fmt("%s/%s", f->home.state, "snapshots");
+    assert_int_equal(tu_count_entries(snaps), 1);
+    char *latest = ad_refstore_latest(&f->ctx);
+    assert_string_equal(latest, "s1abc");
+    free(latest);
+    free(snaps);
+    free(dir);
+}
+
+/* Reading needs only that nobody else can write what is read: a 0755 root still loads, a
+ * group-writable one does not (and no write goes through either). */
+static void test_reads_refuse_only_roots_others_can_write(void **state)
+{
+    fixture *f = *state;
+    save_ok(&f->ctx, "s1abc");
+    assert_int_equal(chmod(f->home.state, 0755), 0);
+    json_t *back = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_refstore_load(&f->ctx, "s1abc", &back, &err), 0);
+    json_decref(back);
+    json_t *m = small_map("s2abc");
+    assert_int_equal(ad_refstore_save(&f->ctx, m, &err), -1);
+    assert_int_equal(err.code, AD_INTERNAL);
+    ad_error_clear(&err);
+    json_decref(m);
+    assert_int_equal(chmod(f->home.state, 0775), 0);
+    expect_load_fails(&f->ctx, "s1abc", AD_INTERNAL, NULL);
+    assert_null(ad_refstore_latest(&f->ctx));
+    assert_int_equal(chmod(f->home.state, 0700), 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_round_trip_and_latest),
         T(test_missing_snapshot),
-        T(test_corrupt_refmap_is_internal_not_missing),
+        T(test_corrupt_refmap_is_not_found_without_its_content),
         T(test_invalid_snapshot_id_is_refused),
         T(test_over_one_mib_fails_and_writes_nothing),
         T(test_files_are_private_and_no_temp_files_remain),
@@ -337,6 +575,15 @@ int main(void)
         T(test_save_prunes_but_keeps_the_snapshot_just_written),
         T(test_session_namespaces_are_separate),
         T(test_latest_ignores_garbage),
+        T(test_fifo_at_refmap_or_latest_does_not_hang),
+        T(test_symlinked_refmap_is_refused_and_not_echoed),
+        T(test_oversized_refmap_on_disk_is_refused),
+        T(test_symlinked_snapshots_dir_is_refused),
+        T(test_world_writable_snapshots_dir_is_refused),
+        T(test_foreign_snapshots_dir_is_refused),
+        T(test_save_removes_stale_temps_and_abandoned_dirs),
+        T(test_failed_write_leaves_no_snapshot_dir),
+        T(test_reads_refuse_only_roots_others_can_write),
     };
     return cmocka_run_group_tests_name("refstore", tests, NULL, NULL);
 }

@@ -13,7 +13,9 @@
 
 #include "core/ctx.h"
 #include "core/refstore.h"
+#include "core/state_files.h"
 #include "core/state_root.h"
+#include "fake_adapter.h"
 #include "test_util.h"
 
 static const char PRIVATE_MSG[] = "private file parent is accessible by group or other users";
@@ -142,16 +144,20 @@ static void test_unset_home_uses_dot_agent_desktop_under_home(void **state)
     free(want);
 }
 
-static void test_private_dir_created_0700_with_parents(void **state)
+static void test_private_dirs_created_0700_with_parents(void **state)
 {
     fixture *f = *state;
     mode_t old = umask(0); /* the mode must not depend on the caller's umask */
-    char *deep = path_in(f, "state/sessions/run-1");
+    char *root = path_in(f, "a/b/state");
+    ad_state_dir d = AD_STATE_DIR_INIT;
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_private_dir_ensure(deep, &err), 0);
+    assert_int_equal(ad_state_namespace_open(root, "run-1", true, &d, &err), 0);
     umask(old);
-    const char *levels[] = {"state", "state/sessions", "state/sessions/run-1"};
-    for (size_t i = 0; i < 3; i++) {
+    assert_true(d.fd >= 0);
+    ad_state_dir_close(&d);
+    const char *levels[] = {"a", "a/b", "a/b/state", "a/b/state/sessions",
+                            "a/b/state/sessions/run-1"};
+    for (size_t i = 0; i < 5; i++) {
         char *p = path_in(f, levels[i]);
         struct stat st;
         assert_int_equal(stat(p, &st), 0);
@@ -159,9 +165,14 @@ static void test_private_dir_created_0700_with_parents(void **state)
         assert_int_equal(st.st_mode & 0777, 0700);
         free(p);
     }
-    /* Ensuring an existing private directory again succeeds. */
-    assert_int_equal(ad_private_dir_ensure(deep, &err), 0);
-    free(deep);
+    /* Opening an existing private namespace again succeeds; without create a missing one
+     * is 1, not an error. */
+    assert_int_equal(ad_state_namespace_open(root, "run-1", true, &d, &err), 0);
+    ad_state_dir_close(&d);
+    assert_int_equal(ad_state_namespace_open(root, "run-2", false, &d, &err), 1);
+    assert_int_equal(d.fd, -1);
+    assert_null(err.message);
+    free(root);
 }
 
 static void test_group_readable_dir_is_refused(void **state)
@@ -169,11 +180,13 @@ static void test_group_readable_dir_is_refused(void **state)
     fixture *f = *state;
     assert_int_equal(mkdir(f->home.state, 0700), 0);
     assert_int_equal(chmod(f->home.state, 0755), 0);
+    ad_state_dir d = AD_STATE_DIR_INIT;
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_private_dir_ensure(f->home.state, &err), -1);
+    assert_int_equal(ad_state_namespace_open(f->home.state, NULL, true, &d, &err), -1);
     assert_int_equal(err.code, AD_INTERNAL);
     assert_string_equal(err.message, PRIVATE_MSG);
     assert_string_equal(json_string_value(json_object_get(err.details, "path")), f->home.state);
+    assert_int_equal(d.fd, -1);
     ad_error_clear(&err);
 }
 
@@ -197,10 +210,12 @@ static void test_writing_a_snapshot_under_a_0755_root_fails(void **state)
 static void test_private_file_write(void **state)
 {
     fixture *f = *state;
+    ad_state_dir d = AD_STATE_DIR_INIT;
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_private_dir_ensure(f->home.state, &err), 0);
-    assert_int_equal(ad_private_file_write(f->home.state, "latest", "s1abc", 5, &err), 0);
-    assert_int_equal(ad_private_file_write(f->home.state, "latest", "s2", 2, &err), 0);
+    assert_int_equal(ad_state_namespace_open(f->home.state, NULL, true, &d, &err), 0);
+    assert_int_equal(ad_state_file_write(&d, "latest", "s1abc", 5, &err), 0);
+    assert_int_equal(ad_state_file_write(&d, "latest", "s2", 2, &err), 0);
+    ad_state_dir_close(&d);
     char *p = path_in(f, "state/latest");
     char *text = tu_read_file(p, NULL);
     assert_string_equal(text, "s2");
@@ -211,6 +226,76 @@ static void test_private_file_write(void **state)
     assert_int_equal(tu_count_entries(f->home.state), 1);
     free(text);
     free(p);
+}
+
+/* A trailing slash or "/." would make lstat follow the symlink it names. */
+static void test_symlink_home_with_trailing_slash_or_dot_is_invalid(void **state)
+{
+    fixture *f = *state;
+    char *target = path_in(f, "real"), *link = path_in(f, "link");
+    assert_int_equal(mkdir(target, 0700), 0);
+    assert_int_equal(symlink(target, link), 0);
+    const char *tails[] = {"/", "/.", "//", "/./", "/./."};
+    for (size_t i = 0; i < 5; i++) {
+        char *v = NULL;
+        assert_true(asprintf(&v, "%s%s", link, tails[i]) > 0);
+        setenv("AGENT_DESKTOP_HOME", v, 1);
+        char *path = NULL;
+        ad_error err = AD_ERROR_INIT;
+        assert_int_equal(ad_state_root_resolve(&path, &err), -1);
+        assert_int_equal(err.code, AD_INVALID_ARGS);
+        assert_non_null(strstr(err.message, "is a symbolic link"));
+        assert_null(path);
+        ad_error_clear(&err);
+        free(v);
+    }
+    /* Even past resolution, the layer never opens a symlinked root. */
+    ad_state_dir d = AD_STATE_DIR_INIT;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_state_namespace_open(link, NULL, true, &d, &err), -1);
+    assert_non_null(strstr(err.message, "is a symbolic link"));
+    ad_error_clear(&err);
+    assert_int_equal(tu_count_entries(target), 0);
+    free(target);
+    free(link);
+}
+
+static void test_home_is_normalized(void **state)
+{
+    fixture *f = *state;
+    char *v = NULL, *path = NULL, *want = path_in(f, "state");
+    assert_true(asprintf(&v, "%s//./state/./", f->home.dir) > 0);
+    setenv("AGENT_DESKTOP_HOME", v, 1);
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_state_root_resolve(&path, &err), 0);
+    assert_string_equal(path, want);
+    free(path);
+    free(v);
+    free(want);
+    expect_root_rejected("/tmp/../etc");
+    expect_root_rejected("/tmp/x/..");
+    expect_root_rejected("/");
+    expect_root_rejected("/./");
+}
+
+static void test_relative_home_variable_is_invalid(void **state)
+{
+    (void)state;
+    char *saved_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("AGENT_DESKTOP_HOME");
+    setenv("HOME", "relative/home", 1);
+    char *path = NULL;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_state_root_resolve(&path, &err), -1);
+    assert_int_equal(err.code, AD_INVALID_ARGS);
+    assert_non_null(strstr(err.message, "HOME"));
+    assert_null(path);
+    ad_error_clear(&err);
+    if (saved_home)
+        setenv("HOME", saved_home, 1);
+    else
+        unsetenv("HOME");
+    free(saved_home);
 }
 
 static void test_session_id_validity(void **state)
@@ -261,15 +346,37 @@ static void test_session_resolve(void **state)
     ad_error_clear(&err);
 }
 
-static void test_namespace_path(void **state)
+/* A FIFO at session.json would block the ended-session check forever; a manifest that is a
+ * symlink is not followed. Both fail closed with INTERNAL, bounded by alarm. */
+static void test_session_manifest_fifo_or_symlink_fails_closed(void **state)
 {
-    (void)state;
-    char *p = ad_namespace_path("/r", NULL);
-    assert_string_equal(p, "/r");
-    free(p);
-    p = ad_namespace_path("/r", "run-1");
-    assert_string_equal(p, "/r/sessions/run-1");
-    free(p);
+    fixture *f = *state;
+    char *manifest = path_in(f, "state/sessions/run-1/session.json");
+    ad_state_dir d = AD_STATE_DIR_INIT;
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_state_namespace_open(f->home.state, "run-1", true, &d, &err), 0);
+    ad_state_dir_close(&d);
+    fake_adapter *fake = fake_new();
+    assert_int_equal(mkfifo(manifest, 0600), 0);
+    alarm(20);
+    json_t *env = tu_run_exit(fake_base(fake), "status", tu_args("status", "{}"),
+                              json_pack("{s:s}", "session", "run-1"), 1);
+    alarm(0);
+    assert_string_equal(tu_str(env, "error.code"), "INTERNAL");
+    assert_non_null(strstr(tu_str(env, "error.message"), "not a regular file"));
+    json_decref(env);
+    char *ended = path_in(f, "ended.json");
+    tu_write_file(ended, "{\"ended_at\": 1}");
+    assert_int_equal(unlink(manifest), 0);
+    assert_int_equal(symlink(ended, manifest), 0);
+    env = tu_run_exit(fake_base(fake), "status", tu_args("status", "{}"),
+                      json_pack("{s:s}", "session", "run-1"), 1);
+    assert_string_equal(tu_str(env, "error.code"), "INTERNAL");
+    assert_non_null(strstr(tu_str(env, "error.message"), "symbolic link"));
+    json_decref(env);
+    fake_free(fake);
+    free(ended);
+    free(manifest);
 }
 
 int main(void)
@@ -282,13 +389,16 @@ int main(void)
         T(test_home_owned_by_another_user_is_invalid),
         T(test_missing_home_resolves_without_creating_it),
         T(test_unset_home_uses_dot_agent_desktop_under_home),
-        T(test_private_dir_created_0700_with_parents),
+        T(test_private_dirs_created_0700_with_parents),
         T(test_group_readable_dir_is_refused),
         T(test_writing_a_snapshot_under_a_0755_root_fails),
         T(test_private_file_write),
         T(test_session_id_validity),
         T(test_session_resolve),
-        T(test_namespace_path),
+        T(test_symlink_home_with_trailing_slash_or_dot_is_invalid),
+        T(test_home_is_normalized),
+        T(test_relative_home_variable_is_invalid),
+        T(test_session_manifest_fifo_or_symlink_fails_closed),
     };
     return cmocka_run_group_tests_name("state_root", tests, NULL, NULL);
 }

@@ -16,6 +16,30 @@
 
 #include "core/command_table.h"
 #include "core/dispatch.h"
+#include "fake_adapter.h"
+
+tu_bed *tu_bed_new(ad_node *root)
+{
+    tu_bed *b = calloc(1, sizeof(*b));
+    tu_home_begin(&b->home);
+    b->lease_dir = tu_tmpdir();
+    /* The lease lives in $XDG_RUNTIME_DIR/agent-desktop: a private one of this test. */
+    setenv("XDG_RUNTIME_DIR", b->lease_dir, 1);
+    b->fake = fake_new();
+    fake_add_app(b->fake, "form", 300);
+    fake_add_window(b->fake, "form", "Form", root)->w.is_focused = true;
+    return b;
+}
+
+void tu_bed_free(tu_bed *b)
+{
+    fake_free(b->fake);
+    tu_home_end(&b->home);
+    tu_rmrf(b->lease_dir);
+    free(b->lease_dir);
+    unsetenv("XDG_RUNTIME_DIR");
+    free(b);
+}
 
 char *tu_tmpdir(void)
 {

@@ -20,6 +20,18 @@ typedef struct {
 void tu_home_begin(tu_home *h);
 void tu_home_end(tu_home *h);
 
+/* A test bed for dispatch-level tests: a private state root, a private interaction-lease
+ * directory (as XDG_RUNTIME_DIR), and a fake adapter with one running app "form" (pid 300) whose
+ * focused window "Form" owns `root` (moved in). tu_bed_free undoes it all. */
+typedef struct {
+    tu_home home;
+    char *lease_dir;
+    struct fake_adapter *fake;
+} tu_bed;
+
+tu_bed *tu_bed_new(ad_node *root);
+void tu_bed_free(tu_bed *b);
+
 /* A fresh directory under $TMPDIR or /tmp (caller frees), and a recursive remove. */
 char *tu_tmpdir(void);
 void tu_rmrf(const char *path);

@@ -41,6 +41,7 @@ struct app_ctx {
     int pid;
     char *instance, *name;
     bool answered;    /* the child count came back */
+    int32_t children_asked, children_answered; /* GetChildAtIndex calls and their replies */
     bool unanswering; /* the app stayed silent past its answer budget */
     char *toolkit, *toolkit_version; /* Application properties, read with the child count */
     win_probe *wins;
@@ -153,9 +154,14 @@ static void probe_window(app_ctx *a, const char *bus, const char *path)
 
 static void on_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_ctx *a = ud;
     const char *bus, *path;
+    /* A D-Bus error (the child went away) is an answer; the pipe's own errors are not. */
+    if (ad_pipe_no_reply(e)) {
+        a->unanswering |= ad_pipe_unanswered(e);
+        return;
+    }
+    a->children_answered++;
     if (m && sd_bus_message_read(m, "(so)", &bus, &path) >= 0)
         probe_window(a, bus, path);
 }
@@ -170,6 +176,7 @@ static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
     a->answered = true;
     for (int32_t i = 0; i < n && i < 256; i++) {
         ad_pipe_args idx = {.sig = "i", .i = {i}};
+        a->children_asked++;
         ad_pipe_call(a->pipe, a->app->handle, ATSPI_ROOT_PATH, ATSPI_IFACE_ACCESSIBLE,
                      "GetChildAtIndex", &idx, on_child, a);
     }
@@ -296,7 +303,8 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     ad_pipe_free(pipe);
     size_t cap = 0;
     for (size_t i = 0; i < apps->count; i++) {
-        if (!ctxs[i].answered) {
+        /* The child count, or a child it promised, did not come back: unknown windows. */
+        if (!ctxs[i].answered || ctxs[i].children_answered < ctxs[i].children_asked) {
             ret->unanswered++;
             ret->unresponsive += ctxs[i].unanswering;
         }

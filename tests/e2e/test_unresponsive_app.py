@@ -148,7 +148,13 @@ def test_list_apps_tiny_timeouts_list_only_what_was_read(cli, fixture_app):
 
 
 def test_find_with_a_tiny_timeout_is_never_app_not_found(cli, fixture_app):
-    for ms in (0, 1, 2, 3, 4, 5):
+    # Each budget cuts the lookup somewhere else: the inventory, the child list, a window.
+    for ms in range(0, 21):
+        code, env = cli.run("list-windows", "--app", "ad-fixture", "--timeout-ms", ms)
+        if env["ok"]:
+            assert [w["pid"] for w in env["data"]] == [fixture_app.pid], (ms, env)
+        else:
+            assert env["error"]["code"] == "TIMEOUT", (ms, env)
         code, env = cli.run("find", "--app", "ad-fixture", "--timeout-ms", ms, "--role",
                             "button", "--first")
         if env["ok"]:

@@ -311,8 +311,6 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         return -1;
     }
     int64_t limit = ad_arg_int(args, "limit", 50);
-    if (limit < 0)
-        return ad_error_set(err, AD_INVALID_ARGS, "--limit must be 0 or more");
     search_scope s = {0};
     node_list l = {0};
     json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();

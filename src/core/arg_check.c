@@ -43,7 +43,7 @@ int ad_arg_int_check(const ad_arg_spec *spec, long long v, ad_error *err)
         snprintf(range, sizeof(range), "%lld to %lld", (long long)min, (long long)max);
     ad_error_set(err, AD_INVALID_ARGS, "%s %lld is out of range: expected %s", label, v, range);
     ad_error_suggest(err, "Pass %s with a value of %s", label, range);
-    ad_error_detail(err, "argument", json_string(spec->name));
+    ad_error_detail_text(err, "argument", spec->name);
     ad_error_detail(err, "minimum", json_integer((json_int_t)min));
     if (max != INT64_MAX)
         ad_error_detail(err, "maximum", json_integer((json_int_t)max));

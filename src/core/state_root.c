@@ -94,7 +94,7 @@ static int id_resolve(const char *flag_value, const char *flag, const char *env_
             ad_error_set(err, AD_INVALID_ARGS, "%s is empty", source);
         ad_error_suggest(err, "Pass an id such as run-1 with %s, or unset %s", flag,
                          env_name);
-        ad_error_detail(err, "source", json_string(source));
+        ad_error_detail_text(err, "source", source);
         return -1;
     }
     *ret_id = strdup(id);
@@ -154,7 +154,7 @@ int ad_private_dir_ensure(const char *path, ad_error *err)
     if (st.st_mode & 077) {
         ad_error_set(err, AD_INTERNAL, "%s", private_msg);
         ad_error_suggest(err, "Run chmod 700 on %s, or let agent-desktop create it", path);
-        ad_error_detail(err, "path", json_string(path));
+        ad_error_detail_text(err, "path", path);
         return -1;
     }
     return 0;

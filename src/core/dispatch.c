@@ -77,9 +77,7 @@ static json_t *envelope_head(const char *command, bool ok)
 json_t *ad_envelope_ok(const char *command, json_t *data_stolen)
 {
     json_t *env = envelope_head(command, true);
-    json_object_set_new(env, "data", json_is_object(data_stolen) ? data_stolen : json_object());
-    if (data_stolen && !json_is_object(data_stolen))
-        json_decref(data_stolen);
+    json_object_set_new(env, "data", data_stolen ? data_stolen : json_object());
     return env;
 }
 

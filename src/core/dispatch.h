@@ -21,7 +21,7 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
 /* Envelope builders (new references). Every envelope has version, ok and command (NULL or
  * empty names "agent-desktop"), and an error envelope's error always has code, message and
  * disposition: every text enters through ad_json_text, so no byte of argv can drop a key.
- * ad_envelope_ok steals data_stolen; data that is not an object becomes {}. */
+ * ad_envelope_ok steals data_stolen (NULL becomes {}). */
 json_t *ad_envelope_ok(const char *command, json_t *data_stolen);
 json_t *ad_envelope_error(const char *command, const ad_error *err);
 

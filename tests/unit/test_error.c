@@ -281,7 +281,7 @@ static void test_envelope_required_keys_by_construction(void **state)
     assert_non_null(tu_str(e, "error.code"));
     assert_non_null(tu_at(e, "error.disposition"));
     json_decref(e);
-    json_t *ok = ad_envelope_ok("", json_array());
+    json_t *ok = ad_envelope_ok("", NULL);
     assert_string_equal(tu_str(ok, "command"), "agent-desktop");
     assert_true(json_is_object(tu_at(ok, "data")));
     json_decref(ok);

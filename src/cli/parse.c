@@ -256,10 +256,10 @@ int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
             p->action = AD_CLI_HELP;
             return 0;
         }
-        parse_fail(err, "No command given%s%s", "", "");
+        ad_error_set(err, AD_INVALID_ARGS, "No command given");
         ad_error_suggest(err, "Name a command, for example agent-desktop status; run "
                               "agent-desktop --help to list them");
-        return -1;
+        return ad_arg_parse_error(err);
     }
     if (fill_defaults(p->command->args, p->args, err) < 0)
         return -1;

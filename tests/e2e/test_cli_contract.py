@@ -5,6 +5,7 @@ runs (json-output.md, sessions.md, configuration.md)."""
 import os
 import subprocess
 
+import atspi_observer as obs
 from action_helpers import expect_count, need_state, ref
 from e2e_helpers import check_envelope, expect_error
 
@@ -87,3 +88,39 @@ def test_click_with_invalid_agent_id_sends_nothing(cli, fixture_app):
     # count shows exactly one increment, so the refused clicks delivered nothing.
     cli.ok("click", inc, "--agent-id", "agent-1")
     expect_count(fixture_app, before["count"] + 1)
+
+
+NAMELESS_APP = """
+import gi
+gi.require_version("Gtk", "3.0")
+from gi.repository import GLib, Gtk
+GLib.set_prgname("")
+GLib.set_application_name("")
+w = Gtk.Window(title="AD nameless")
+w.add(Gtk.Button(label="Nameless"))
+w.show_all()
+Gtk.main()
+"""
+
+
+def test_app_named_from_a_non_utf8_executable_keeps_its_name(cli, tmp_path):
+    # With no AT-SPI name the adapter names an app from /proc/PID/exe; a file name is bytes,
+    # and json_string dropped the "name" key of such an app from list-apps.
+    script = tmp_path / "nameless.py"
+    script.write_text(NAMELESS_APP)
+    exe = os.path.join(os.fsencode(str(tmp_path)), b"py-\xff")
+    with open("/usr/bin/python3", "rb") as src, open(exe, "wb") as dst:
+        dst.write(src.read())
+    os.chmod(exe, 0o755)
+    app = subprocess.Popen([exe, str(script)], env=cli.environment(), stdin=subprocess.DEVNULL)
+    try:
+        def listed():
+            for a in cli.ok("list-apps")["apps"]:
+                if a["pid"] == app.pid:
+                    return a
+            return None
+        row = obs.wait_until(listed, timeout=20.0, what="the nameless app in list-apps")
+        assert row.get("name") == "py-\\xFF", row
+    finally:
+        app.kill()
+        app.wait()

@@ -69,7 +69,9 @@ static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
 {
     ad_error_set(err, AD_TIMEOUT, "The identity of %s could not be proven: the live read of "
                                   "its window was incomplete", ref_text);
-    ad_error_suggest(err, "Retry with a larger --timeout-ms, or take a fresh snapshot");
+    /* get and is have no --timeout-ms; snapshot does. */
+    ad_error_suggest(err, "Take a fresh snapshot (with a larger --timeout-ms if it is cut), "
+                          "then retry with its ref");
     ad_error_detail(err, "kind", json_string("resolution_identity_unknown"));
     if (tree->cut_reason)
         ad_error_detail(err, "cut_reason", json_string(tree->cut_reason));

@@ -79,7 +79,7 @@ static int absent(ad_error *err, const char *kind, bool complete)
         ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The window does not present an open menu");
         ad_error_suggest(err, "Open the menu first, then snapshot the menu surface");
     } else {
-        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The app presents no %s", kind);
+        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The app presents no %s surface", kind);
         ad_error_suggest(err, "Run list-surfaces to see what is open");
     }
     ad_error_detail(err, "kind", json_string("surface_absent"));

@@ -34,7 +34,8 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
             return -1;
         }
         ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
-        ad_error_suggest(err, "Check the name with list-apps, or start the app with launch");
+        /* launch is not in this build: the user starts the app. */
+        ad_error_suggest(err, "Check the name with list-apps, or start the app and retry");
         return -1;
     }
     return 0;
@@ -107,7 +108,10 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             goto done;
         }
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No focused window");
-        ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
+        if (ad_command_takes_flag(ctx->command, "window-id"))
+            ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
+        else
+            ad_error_suggest(err, "Pass --app NAME (see list-apps)");
         goto done;
     }
     if (wins.count == 0) {
@@ -139,7 +143,11 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             json_array_append_new(c, candidate_json(&wins.items[i]));
     free(keep);
     ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %zu candidate windows", app, left);
-    ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
+    if (ad_command_takes_flag(ctx->command, "window-id"))
+        ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
+    else
+        ad_error_suggest(err, "Run list-windows --app %s to see them, then snapshot "
+                              "--window-id ID to read one", app);
     ad_error_detail(err, "candidates", c);
 done:
     ad_app_list_free(&apps);

@@ -355,7 +355,8 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
         /* The process is on the bus but did not answer in time: unknown, not absent. */
         ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
                                       "before the deadline", window_id);
-        ad_error_suggest(err, "The application may be busy; retry with a larger --timeout-ms");
+        /* No flag named: several commands without --timeout-ms look windows up. */
+        ad_error_suggest(err, "The application may be busy; retry when it answers again");
         ad_error_detail(err, "kind", json_string("deadline"));
         goto done;
     }

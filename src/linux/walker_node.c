@@ -7,6 +7,7 @@
 
 #include "core/node.h"
 #include "core/surface.h"
+#include "core/utf8.h"
 #include "linux/walker.h"
 
 #define STATE_ACTIVE 1u
@@ -28,10 +29,7 @@ void ad_walker_set_text(walker *w, ad_text *t, const char *s)
 {
     size_t max = w->lim->max_field_bytes;
     if (s && strlen(s) > max) {
-        size_t cut = max;
-        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-            cut--; /* never split a UTF-8 sequence */
-        char *copy = strndup(s, cut);
+        char *copy = strndup(s, ad_utf8_boundary(s, strlen(s), max)); /* whole characters */
         ad_text_set(t, copy);
         free(copy);
         return;

@@ -264,8 +264,9 @@ def test_max_depth_cut_nodes_report_live_child_counts(cli, fixture_app):
 
 
 def test_max_depth_above_50_is_invalid(cli, fixture_app):
+    # The table declares 0 to 50, and a range error is a parse error for every flag: exit 2.
     err = expect_error(cli.run("snapshot", "--app", "ad-fixture", "--max-depth", "51"),
-                       "INVALID_ARGS", exit_code=1)
+                       "INVALID_ARGS", exit_code=2)
     assert "50" in err["message"]
     assert snapshot(cli, "--max-depth", "50")["complete"] is True
 

@@ -159,7 +159,7 @@ static void on_selected_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
     wnode *wn = ud;
     const char *name = NULL;
     if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
-        ad_walker_set_text(wn->w, &wn->node->value, name);
+        ad_walker_set_text(wn->w, &wn->node->value, ad_toolkit_class_name(name) ? "" : name);
     else
         ad_text_unknown(&wn->node->value);
     ad_walker_done(wn);

@@ -9,7 +9,7 @@ import pytest
 
 import atspi_observer as obs
 from e2e_helpers import (add_rows, expect_error, find_node, fixture_ref, fixture_reset,
-                         fruits_cell, launch, load_refmap, proc_state, rect, ref_number,
+                         fruits_cell, launch, load_refmap, nodes, proc_state, rect, ref_number,
                          remove_rows, screen_extents, stop_process)
 
 CALC = ["--app", "gnome-calculator"]
@@ -156,6 +156,31 @@ def test_find_text_matches_ancestors(cli, calculator_app):
     named = cli.ok("find", *CALC, "--name", "mod", "--limit", "0")
     assert named["total_matches"] < got["total_matches"]
     assert all("mod" in m["name"].lower() for m in named["matches"])
+
+
+def test_class_name_is_never_text_or_name(cli, calculator_app):
+    """Regression (issue 7 item 19): GTK 4.8 names an unlabelled widget after its type, and
+    `get --property text` on gnome-calculator's empty display returned "GtkSourceView"."""
+    texts = [o for o in calc_walk(calculator_app) if o.role == "text"]
+    display = [o for o in texts if "editable" in o.states]
+    assert len(display) == 1, texts
+    obs.set_text(display[0].acc, "")
+    obs.wait_until(lambda: obs.text_of(display[0].acc) == "", what="the display emptied")
+    # pyatspi: the names are the widget classes, the display holds no text.
+    assert {o.name for o in texts} >= {"GtkSourceView"}
+    snap = cli.ok("snapshot", *CALC, "-i")
+    fields = [n for n in nodes(snap["tree"]) if n["role"] == "textfield"]
+    assert len(fields) == len(texts), fields
+    for n in fields:
+        assert "name" not in n, n
+    ref = [n for n in fields if "SetValue" in n.get("available_actions", [])]
+    assert len(ref) == 1, fields
+    got = cli.ok("get", ref[0]["ref_id"], "--property", "text")
+    assert got["value"] is None, got
+    assert cli.ok("get", ref[0]["ref_id"], "--property", "title")["value"] is None
+    # find --name never matches a class name either.
+    code, env = cli.run("find", *CALC, "--name", "GtkSourceView", "--first")
+    assert not env["ok"] or env["data"].get("match") is None, env
 
 
 # ---- get and is on ad-fixture ------------------------------------------------------------

@@ -70,7 +70,7 @@ static void apply_attr(ad_node *n, char *attr)
     }
     *eq = '\0';
     const char *k = attr, *v = eq + 1;
-    if (strcmp(k, "n") == 0) ad_text_set(&n->name, v);
+    if (strcmp(k, "n") == 0) ad_node_set_name(n, v);
     else if (strcmp(k, "d") == 0) ad_text_set(&n->description, v);
     else if (strcmp(k, "id") == 0) ad_text_set(&n->native_id, v);
     else if (strcmp(k, "v") == 0) ad_text_set(&n->value, v);
@@ -132,6 +132,7 @@ ad_node *fk_copy(const ad_node *s)
     copy_text(&n->value, &s->value);
     copy_text(&n->description, &s->description);
     copy_text(&n->native_id, &s->native_id);
+    n->toolkit_class = s->toolkit_class ? strdup(s->toolkit_class) : NULL;
     n->states_state = s->states_state;
     n->states = s->states;
     n->caps = s->caps;

@@ -8,7 +8,8 @@
  *         fk("textfield|v=12|s=focused", NULL), NULL), NULL)
  *
  * The spec is the role (a canonical token) followed by '|'-separated attributes:
- *   n=NAME  d=DESCRIPTION  id=NATIVE_ID  v=VALUE     a known field
+ *   n=NAME  d=DESCRIPTION  id=NATIVE_ID  v=VALUE     a known field (a toolkit class name
+ *                                                    as n= is the toolkit class, as read)
  *   n?      d?             id?           v?          an unknown field (the read failed)
  *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
  *   b=X,Y,W,H  bounds      secure                    a password field

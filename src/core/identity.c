@@ -13,12 +13,13 @@
  *      only their classes tell apart.
  *   5. The description is identity, except on a value-bearing role (slider, incrementor,
  *      progressbar, scrollbar, levelindicator, textfield, combobox, datefield, timefield),
- *      where a description that shows the value is state: one equal to the value, one that
- *      reads as the same number as the value at the description's precision, or a blank
- *      one. Measured on gtk3-widget-factory 3.24.38: the vertical GtkScale that draws its
- *      value exposes Value 50 (1..100) and Description "50.0", the text it draws, which
- *      becomes "42.0" after set-value 42; its insensitive twin draws " ". No GTK3 scale has
- *      a name or id, so the description was the only field that changed with the value.
+ *      where a description that shows the value (equal to it, or the same number at the
+ *      description's precision) is state: identity keeps only the fact that the element
+ *      describes itself by its value. Measured on gtk3-widget-factory 3.24.38: the vertical
+ *      GtkScale that draws its value exposes Value 50 (1..100) and Description "50.0", the
+ *      text it draws, which becomes "42.0" after set-value 42; its insensitive twin draws
+ *      " " and the horizontal scales have no description. No GTK3 scale has a name or id,
+ *      so that fact is what tells the drawing scale from the others.
  *   6. An identity is unknown when one of its fields is unknown, and, on a value-bearing
  *      role, when the description is known but the value is not: rule 5 cannot decide.
  *   7. Values, states and bounds are never identity.
@@ -105,7 +106,9 @@ static double half_unit(int decimals)
 /* Rule 5: does the description show the value? */
 static bool shows_value(const char *description, const char *value)
 {
-    if (blank(description) || (value && strcmp(description, value) == 0))
+    if (!value || blank(description))
+        return false;
+    if (strcmp(description, value) == 0)
         return true;
     double d, v;
     int dd, dv;
@@ -121,9 +124,11 @@ ad_identity ad_identity_of(const ad_node *n)
     ad_identity id = {.role = n->role, .native_id = ad_text_get(&n->native_id),
                       .name = ad_text_get(&n->name), .description = ad_text_get(&n->description),
                       .toolkit_class = n->toolkit_class};
-    if (id.description && value_role(n->role) && n->value.state != AD_FIELD_UNKNOWN &&
-        shows_value(id.description, ad_text_get(&n->value)))
+    if (id.description && value_role(n->role) && n->value.state == AD_FIELD_KNOWN &&
+        shows_value(id.description, ad_text_get(&n->value))) {
         id.description = NULL;
+        id.shows_value = true;
+    }
     return id;
 }
 
@@ -140,16 +145,16 @@ bool ad_identity_unknown(const ad_node *n)
 static char *make_key(const ad_identity *id)
 {
     /* \x1f separates fields; a leading \x1e marks "present" so "" and absent differ. */
-    const char *parts[5] = {id->role, id->native_id, id->name, id->description,
-                            id->toolkit_class};
+    const char *parts[6] = {id->role, id->native_id, id->name, id->description,
+                            id->toolkit_class, id->shows_value ? "shows_value" : NULL};
     size_t len = 1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         len += (parts[i] ? strlen(parts[i]) : 0) + 2;
     char *k = malloc(len);
     if (!k)
         return NULL;
     char *p = k;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         if (parts[i]) {
             *p++ = '\x1e';
             size_t l = strlen(parts[i]);
@@ -294,5 +299,6 @@ bool ad_identity_matches(const ad_node *n, const ad_identity *want)
     return want->role && strcmp(have.role, want->role) == 0 &&
            str_eq(have.native_id, want->native_id) && str_eq(have.name, want->name) &&
            str_eq(have.description, want->description) &&
-           str_eq(have.toolkit_class, want->toolkit_class);
+           str_eq(have.toolkit_class, want->toolkit_class) &&
+           have.shows_value == want->shows_value;
 }

@@ -12,9 +12,12 @@
 
 #include "core/node.h"
 
-/* One identity; NULL stands for "absent". Strings are borrowed from a node or a ref entry. */
+/* One identity; NULL stands for "absent". Strings are borrowed from a node or a ref entry.
+ * shows_value: the description shows the element's value, so only that fact is identity and
+ * description is NULL (identity.c, rule 5). */
 typedef struct {
     const char *role, *native_id, *name, *description, *toolkit_class;
+    bool shows_value;
 } ad_identity;
 
 typedef struct ad_identity_index ad_identity_index;

@@ -188,7 +188,7 @@ static void set_str(json_t *o, const char *key, const char *s)
 }
 
 /* The identity fields of n (identity.c rules) into a ref entry or an anchor record: what
- * resolution compares, so a description that shows a value is not stored there. */
+ * resolution compares, so a description that shows a value is stored only as that fact. */
 static void set_identity(json_t *o, const ad_node *n)
 {
     ad_identity id = ad_identity_of(n);
@@ -197,6 +197,8 @@ static void set_identity(json_t *o, const ad_node *n)
     set_str(o, "description", id.description);
     set_str(o, "native_id", id.native_id);
     set_str(o, "toolkit_class", id.toolkit_class);
+    if (id.shows_value)
+        json_object_set_new(o, "description_shows_value", json_true());
 }
 
 json_t *ad_refmap_source_new(const ad_present_source *src)

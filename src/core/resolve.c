@@ -45,7 +45,9 @@ static ad_identity saved_identity(const json_t *who)
                          .native_id = entry_str(who, "native_id"),
                          .name = entry_str(who, "name"),
                          .description = entry_str(who, "description"),
-                         .toolkit_class = entry_str(who, "toolkit_class")};
+                         .toolkit_class = entry_str(who, "toolkit_class"),
+                         .shows_value = json_is_true(
+                             json_object_get(who, "description_shows_value"))};
 }
 
 static void count_matches(const ad_node *n, const ad_identity *want, size_t *matches,

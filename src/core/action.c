@@ -13,6 +13,7 @@
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
+#include "core/visibility.h"
 
 /* How long the readback waits for an asynchronous update (GTK applies many actions from an
  * idle callback) before a different value counts as a contradiction. */
@@ -29,9 +30,12 @@ static bool expanded(const ad_node *n)
     return n->states & (1u << AD_ST_EXPANDED);
 }
 
-static bool shown(const ad_node *n)
+/* scroll-to's postcondition (core/visibility.h): 1 visible, 0 proven not, -1 unreadable. */
+static int shown(const ad_node *n, const ad_tree *tree)
 {
-    return !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+    const char *why = NULL;
+    ad_visibility v = ad_visibility_of(n, tree, &why);
+    return v == AD_VISIBLE ? 1 : v == AD_NOT_VISIBLE ? 0 : -1;
 }
 
 /* The element's state as data.post_state reports it. The value appears for the actions
@@ -73,7 +77,8 @@ static int shows_choice(const ad_node *n, const char *want)
 }
 
 /* Is the request already satisfied? Then nothing is delivered. */
-static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text)
+static bool already_satisfied(const ad_action_spec *spec, const ad_node *n,
+                              const ad_tree *tree, const char *text)
 {
     if (spec->act == AD_ACT_SELECT)
         return text && shows_choice(n, text) == 1;
@@ -84,7 +89,7 @@ static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, cons
     case AD_VERIFY_UNCHECKED: return !checked(n);
     case AD_VERIFY_EXPANDED: return expanded(n);
     case AD_VERIFY_COLLAPSED: return !expanded(n);
-    case AD_VERIFY_VISIBLE: return shown(n);
+    case AD_VERIFY_VISIBLE: return shown(n, tree) == 1;
     default: return false;
     }
 }
@@ -151,7 +156,7 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
                                  strlen(v ? v : "") ==
                                      strlen(before_value ? before_value : "") + strlen(want));
                 break;
-            case AD_VERIFY_VISIBLE: outcome = states ? shown(n) : -1; break;
+            case AD_VERIFY_VISIBLE: outcome = shown(n, &r->tree); break;
             case AD_VERIFY_NONE: outcome = 1; break;
             }
         }
@@ -354,7 +359,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     bool value_action = (spec->verify == AD_VERIFY_VALUE &&
                          !(spec->act == AD_ACT_SELECT && r.node->value.state == AD_FIELD_ABSENT)) ||
                         spec->verify == AD_VERIFY_INSERTED;
-    if (already_satisfied(spec, r.node, text)) {
+    if (already_satisfied(spec, r.node, &r.tree, text)) {
         res.n_steps = 1;
         snprintf(res.steps[0].label, sizeof(res.steps[0].label), "%s",
                  spec->act == AD_ACT_SELECT      ? "Selection.SelectChild"

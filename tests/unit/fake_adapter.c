@@ -63,6 +63,7 @@ static void apply_attr(ad_node *n, char *attr)
         else if (strcmp(attr, "v?") == 0) ad_text_unknown(&n->value);
         else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
         else if (strcmp(attr, "secure") == 0) n->secure = true;
+        else if (strcmp(attr, "b?") == 0) n->bounds_state = AD_FIELD_UNKNOWN;
         else if (strcmp(attr, "popup") == 0) { n->popup_state = AD_FIELD_KNOWN; n->popup = true; }
         else if (strcmp(attr, "popup?") == 0) n->popup_state = AD_FIELD_UNKNOWN;
         else die("flag", attr);
@@ -355,6 +356,18 @@ static void drop_unasked_bounds(ad_node *n)
         drop_unasked_bounds(n->children[i]);
 }
 
+/* A real adapter reads the extents of every node that earns a ref: one built without b=
+ * (and without b?) reads as a small rectangle on the screen. */
+static void default_ref_bounds(ad_node *n)
+{
+    if (ad_node_refable(n) && n->bounds_state == AD_FIELD_ABSENT) {
+        n->bounds = (ad_rect){10, 10, 20, 20};
+        n->bounds_state = AD_FIELD_KNOWN;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        default_ref_bounds(n->children[i]);
+}
+
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -367,8 +380,11 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         return -1;
     memset(ret, 0, sizeof(*ret));
     ret->root = fk_copy(w->root);
+    default_ref_bounds(ret->root);
     if (!lim->all_bounds)
         drop_unasked_bounds(ret->root);
+    ret->screen = f->screen;
+    ret->screen_state = f->screen_known ? AD_FIELD_KNOWN : AD_FIELD_UNKNOWN;
     ret->nodes_observed = ad_node_count(ret->root);
     ret->complete = w->complete;
     ret->cut_reason = w->complete ? NULL : w->cut_reason;
@@ -430,6 +446,8 @@ fake_adapter *fake_new(void)
     f->base.ops = &fake_ops;
     f->bus_available = true;
     f->apps_complete = true;
+    f->screen = (ad_rect){0, 0, 1280, 1024}; /* the headless desktop of the e2e tests */
+    f->screen_known = true;
     return f;
 }
 

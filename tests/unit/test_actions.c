@@ -26,6 +26,10 @@ static ad_node *form_tree(void)
               fk("textfield|n=Name|v=old|a=SetValue|a=TypeText|cap=editable", NULL),
               fk("textfield|n=Secret|a=SetValue|a=TypeText|cap=editable|secure", NULL),
               fk("statictext|n=Status", NULL),
+              /* A GTK3 tree-view row scrolled out of view: INT_MIN extents, bounds unknown. */
+              fk("cell|n=Pickers|a=Click|b?", NULL),
+              /* Below the bottom edge of the 1280x1024 screen. */
+              fk("button|n=Below|a=Click|b=10,1100,80,30", NULL),
               /* A GTK3-style list: unnamed rows that hold a label. */
               fk("listbox|n=Pets|a=Select",
                  fk("option", fk("statictext|n=Cat", NULL), NULL),
@@ -300,10 +304,89 @@ static void test_uncertain_delivery_is_observed_not_repeated(void **state)
     free(ref);
 }
 
+/* ---- visibility (core/visibility.h) ----------------------------------------------------- */
+
+static json_t *is_visible(fx *f, const char *name)
+{
+    char *ref = ref_of(f, name);
+    json_t *env = run_g(f, "is", tu_args("is", "{s:s, s:s}", "ref_id", ref, "property",
+                                         "visible"), NULL, 0);
+    free(ref);
+    return env;
+}
+
+/* Regression (issue 7 item 4): a row with unreadable extents read visible, and scroll-to
+ * skipped it as already visible (ok, not_delivered, verified). scroll.md: the visibility
+ * check never passes, TIMEOUT with a stable check reading "live bounds unavailable". */
+static void test_unreadable_bounds_are_never_visible(void **state)
+{
+    fx *f = *state;
+    json_t *env = is_visible(f, "Pickers");
+    assert_true(json_is_false(tu_at(env, "data.result")));
+    assert_true(json_is_false(tu_at(env, "data.applicable")));
+    json_decref(env);
+    env = act(f, "scroll-to", "Pickers", 1);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    assert_string_equal(tu_str(env, "error.details.kind"), "actionability_timeout");
+    assert_string_equal(tu_str(env, "error.details.last_report.check"), "stable");
+    assert_string_equal(tu_str(env, "error.details.last_report.reason"),
+                        "live bounds unavailable");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    /* A click on it waits for visibility the same way. */
+    env = act(f, "click", "Pickers", 1);
+    assert_string_equal(tu_str(env, "error.details.checks.0.check"), "visible");
+    assert_string_equal(tu_str(env, "error.details.checks.0.status"), "unknown");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
+static void move_on_screen(fake_adapter *fa, const ad_node *target)
+{
+    ad_node *live = fk_find(fa->wins[0].root, target->role, ad_text_get(&target->name));
+    live->bounds.y = 900;
+}
+
+/* Regression (issue 7 item 4): the fixture's Options button below an 800 px screen read
+ * visible. Visible needs the element to intersect the screen the read reported. */
+static void test_outside_the_screen_is_not_visible_until_scrolled_to(void **state)
+{
+    fx *f = *state;
+    json_t *env = is_visible(f, "Below");
+    assert_true(json_is_false(tu_at(env, "data.result")));
+    assert_true(json_is_true(tu_at(env, "data.applicable")));
+    json_decref(env);
+    env = act(f, "click", "Below", 1);
+    assert_string_equal(tu_str(env, "error.details.last_report.reason"), "outside the screen");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    /* scroll-to that does not bring it into view: a readable contradiction. */
+    env = act(f, "scroll-to", "Below", 1);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    assert_string_equal(tu_str(env, "error.details.kind"), "post_action_verification");
+    json_decref(env);
+    /* One that does: verified by the re-read. */
+    f->fake->act_effect = move_on_screen;
+    env = act(f, "scroll-to", "Below", 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
+    json_decref(env);
+    env = is_visible(f, "Below");
+    assert_true(json_is_true(tu_at(env, "data.result")));
+    json_decref(env);
+    /* Without the screen's bounds nothing is proven visible. */
+    f->fake->screen_known = false;
+    env = is_visible(f, "Save");
+    assert_true(json_is_false(tu_at(env, "data.applicable")));
+    json_decref(env);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
+        T(test_unreadable_bounds_are_never_visible),
+        T(test_outside_the_screen_is_not_visible_until_scrolled_to),
         T(test_click_delivers_once),
         T(test_twin_is_refused_before_any_input),
         T(test_stale_ref_sends_nothing),

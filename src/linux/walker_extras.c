@@ -1,7 +1,6 @@
 /* walker_extras.c: the fields a node's role and interfaces call for, beyond what the cache
  * or GetAll carry: accessible id, extents, the value (text, number or a combo's selected
  * item) and the action names. Each request is one more pipelined call (walker_node.h). */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +31,8 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     wnode *wn = ud;
     int32_t x, y, wdt, h;
     if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wdt, &h) >= 0) {
-        /* GTK3 reports unmapped objects (items of a closed menu, a tree-view row scrolled out
-         * of view: gtk3-demo's "Pickers" reads INT_MIN,INT_MIN,186,21) at INT_MIN: the bounds
-         * are unknown, never a rectangle, so such an element is never visible. */
-        if (x == INT_MIN || y == INT_MIN) {
+        /* Unknown bounds, never a rectangle: such an element is never visible. */
+        if (!ad_atspi_extents_readable(x, y)) {
             wn->node->bounds_state = AD_FIELD_UNKNOWN;
         } else {
             wn->node->bounds = (ad_rect){x, y, wdt, h};

@@ -148,7 +148,8 @@ def test_find_text_matches_ancestors(cli, calculator_app):
         if any("mod" in t.lower() for t in texts if t):
             hits.update(o.path[:k] for k in range(len(o.path) + 1))
     by_path = {o.path: o for o in live}
-    want = Counter((obs.canonical_role(by_path[p].role), by_path[p].name or None) for p in hits)
+    want = Counter((obs.canonical_role(by_path[p].role), obs.presented_name(by_path[p].name))
+                   for p in hits)
     got = cli.ok("find", *CALC, "--text", "mod", "--limit", "0")
     assert got["total_matches"] == len(hits) > 1
     assert Counter((m["role"], m.get("name")) for m in got["matches"]) == want

@@ -11,17 +11,22 @@
  *   4. The toolkit class counts only where it stood in for the name: gnome-calculator's
  *      display (GtkSourceView) and history (GtkTextView) are two unnamed text fields that
  *      only their classes tell apart.
- *   5. The description is identity, except on a value-bearing role (slider, incrementor,
- *      progressbar, scrollbar, levelindicator, textfield, combobox, datefield, timefield),
- *      where a description that shows the value (equal to it, or the same number at the
- *      description's precision) is state: identity keeps only the fact that the element
- *      describes itself by its value. Measured on gtk3-widget-factory 3.24.38: the vertical
- *      GtkScale that draws its value exposes Value 50 (1..100) and Description "50.0", the
- *      text it draws, which becomes "42.0" after set-value 42; its insensitive twin draws
- *      " " and the horizontal scales have no description. No GTK3 scale has a name or id,
- *      so that fact is what tells the drawing scale from the others.
- *   6. An identity is unknown when one of its fields is unknown, and, on a value-bearing
- *      role, when the description is known but the value is not: rule 5 cannot decide.
+ *   5. On a value-bearing role (slider, incrementor, progressbar, scrollbar, levelindicator,
+ *      textfield, combobox, datefield, timefield), a description that shows the value (equal
+ *      to it, or the same number at the description's precision) is state: identity keeps
+ *      only the fact that the description shows the value. Measured on gtk3-widget-factory
+ *      3.24.38: the vertical GtkScale that draws its value exposes Value 50 (1..100) and
+ *      Description "50.0", the text it draws, which becomes "42.0" after set-value 42; its
+ *      insensitive twin draws " " and the horizontal scales have no description. No GTK3
+ *      scale has a name or id, so that fact is what tells the drawing scale from the others.
+ *      The name stays identity even where it shows the value: an unnamed GTK3 GtkComboBox is
+ *      named after its active item, and as state gtk3-widget-factory's three such combos
+ *      (Left, Middle, Right) would be twins with no ref at all; their refs go stale after a
+ *      select instead (its readback then reports delivered_unverified).
+ *   6. An identity is unknown when one of its fields is unknown. When a value-bearing
+ *      element's value could not be read, rule 5 cannot apply and its description counts as
+ *      read; against a saved identity that relied on rule 5 such an element is undecided
+ *      (ad_identity_unproven), never a match or a miss.
  *   7. Values, states and bounds are never identity.
  */
 #include "core/identity.h"
@@ -103,16 +108,16 @@ static double half_unit(int decimals)
     return u;
 }
 
-/* Rule 5: does the description show the value? */
-static bool shows_value(const char *description, const char *value)
+/* Rule 5: does the text show the value? */
+static bool shows_value(const char *text, const char *value)
 {
-    if (!value || blank(description))
+    if (!text || !value || blank(text))
         return false;
-    if (strcmp(description, value) == 0)
+    if (strcmp(text, value) == 0)
         return true;
     double d, v;
     int dd, dv;
-    if (!value || !read_number(description, &d, &dd) || !read_number(value, &v, &dv))
+    if (!read_number(text, &d, &dd) || !read_number(value, &v, &dv))
         return false;
     /* Each side is rounded to its own digits: half a unit of the last digit of each. */
     double diff = d > v ? d - v : v - d;
@@ -124,29 +129,35 @@ ad_identity ad_identity_of(const ad_node *n)
     ad_identity id = {.role = n->role, .native_id = ad_text_get(&n->native_id),
                       .name = ad_text_get(&n->name), .description = ad_text_get(&n->description),
                       .toolkit_class = n->toolkit_class};
-    if (id.description && value_role(n->role) && n->value.state == AD_FIELD_KNOWN &&
-        shows_value(id.description, ad_text_get(&n->value))) {
+    if (!value_role(n->role) || n->value.state != AD_FIELD_KNOWN)
+        return id;
+    const char *value = ad_text_get(&n->value);
+    if (shows_value(id.description, value)) {
         id.description = NULL;
-        id.shows_value = true;
+        id.description_shows_value = true;
     }
     return id;
 }
 
 bool ad_identity_unknown(const ad_node *n)
 {
-    if (n->name.state == AD_FIELD_UNKNOWN || n->description.state == AD_FIELD_UNKNOWN ||
-        n->native_id.state == AD_FIELD_UNKNOWN)
+    return n->name.state == AD_FIELD_UNKNOWN || n->description.state == AD_FIELD_UNKNOWN ||
+           n->native_id.state == AD_FIELD_UNKNOWN;
+}
+
+bool ad_identity_unproven(const ad_node *n, const ad_identity *want)
+{
+    if (ad_identity_unknown(n))
         return true;
-    return value_role(n->role) && n->description.state == AD_FIELD_KNOWN &&
-           n->value.state == AD_FIELD_UNKNOWN && !n->secure &&
-           !blank(ad_text_get(&n->description));
+    return want->description_shows_value && value_role(n->role) &&
+           n->value.state == AD_FIELD_UNKNOWN;
 }
 
 static char *make_key(const ad_identity *id)
 {
     /* \x1f separates fields; a leading \x1e marks "present" so "" and absent differ. */
     const char *parts[6] = {id->role, id->native_id, id->name, id->description,
-                            id->toolkit_class, id->shows_value ? "shows_value" : NULL};
+                            id->toolkit_class, id->description_shows_value ? "" : NULL};
     size_t len = 1;
     for (int i = 0; i < 6; i++)
         len += (parts[i] ? strlen(parts[i]) : 0) + 2;
@@ -300,5 +311,5 @@ bool ad_identity_matches(const ad_node *n, const ad_identity *want)
            str_eq(have.native_id, want->native_id) && str_eq(have.name, want->name) &&
            str_eq(have.description, want->description) &&
            str_eq(have.toolkit_class, want->toolkit_class) &&
-           have.shows_value == want->shows_value;
+           have.description_shows_value == want->description_shows_value;
 }

@@ -13,11 +13,11 @@
 #include "core/node.h"
 
 /* One identity; NULL stands for "absent". Strings are borrowed from a node or a ref entry.
- * shows_value: the description shows the element's value, so only that fact is identity and
- * description is NULL (identity.c, rule 5). */
+ * description_shows_value: the description shows the element's value, so only that fact is
+ * identity and description is NULL (identity.c, rule 5). */
 typedef struct {
     const char *role, *native_id, *name, *description, *toolkit_class;
-    bool shows_value;
+    bool description_shows_value;
 } ad_identity;
 
 typedef struct ad_identity_index ad_identity_index;
@@ -27,6 +27,9 @@ ad_identity ad_identity_of(const ad_node *n);
 /* True when the node's identity cannot be decided: a field of it is unknown (rule 6). Such
  * a node cannot prove or disprove a match. */
 bool ad_identity_unknown(const ad_node *n);
+/* True when n can neither match nor miss `want`: its identity is unknown, or `want` relied on
+ * rule 5 and n's value could not be read (rule 6). */
+bool ad_identity_unproven(const ad_node *n, const ad_identity *want);
 
 /* Counts every identity in the tree. Returns NULL on allocation failure. */
 ad_identity_index *ad_identity_index_build(const ad_node *root);

@@ -197,7 +197,7 @@ static void set_identity(json_t *o, const ad_node *n)
     set_str(o, "description", id.description);
     set_str(o, "native_id", id.native_id);
     set_str(o, "toolkit_class", id.toolkit_class);
-    if (id.shows_value)
+    if (id.description_shows_value)
         json_object_set_new(o, "description_shows_value", json_true());
 }
 

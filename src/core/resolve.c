@@ -46,15 +46,15 @@ static ad_identity saved_identity(const json_t *who)
                          .name = entry_str(who, "name"),
                          .description = entry_str(who, "description"),
                          .toolkit_class = entry_str(who, "toolkit_class"),
-                         .shows_value = json_is_true(
-                             json_object_get(who, "description_shows_value"))};
+                         .description_shows_value =
+                             json_is_true(json_object_get(who, "description_shows_value"))};
 }
 
 static void count_matches(const ad_node *n, const ad_identity *want, size_t *matches,
                           size_t *unknown, ad_node **first)
 {
     if (strcmp(n->role, want->role) == 0) {
-        if (ad_identity_unknown(n))
+        if (ad_identity_unproven(n, want))
             (*unknown)++;
         else if (ad_identity_matches(n, want)) {
             if (!*first)
@@ -105,9 +105,10 @@ static int walk_anchor(const json_t *entry, const json_t *anchor, ad_node **node
         n = n->parent;
         if (!n)
             break;
-        if (ad_identity_unknown(n))
-            return unproven(err, ref_text, tree);
         const json_t *want = i + 1 < hops ? json_array_get(between, (size_t)i) : entry;
+        ad_identity saved = saved_identity(want ? want : entry);
+        if (ad_identity_unproven(n, &saved))
+            return unproven(err, ref_text, tree);
         if (want && !same_identity(n, want)) {
             n = NULL;
             break;

@@ -460,17 +460,31 @@ static void test_a_description_that_shows_the_value_is_state(void **state)
     ad_node *t = scales_tree("42,4", "42.37");
     ad_identity id = ad_identity_of(t->children[0]);
     assert_null(id.description);
-    assert_true(id.shows_value);
+    assert_true(id.description_shows_value);
     ad_node_free(t);
     /* A description that is not the value stays identity, the blank one too. */
     t = scales_tree("51.0", "50");
     id = ad_identity_of(t->children[0]);
     assert_string_equal(id.description, "51.0");
-    assert_false(id.shows_value);
+    assert_false(id.description_shows_value);
     id = ad_identity_of(t->children[2]);
     assert_string_equal(id.description, "Volume");
     id = ad_identity_of(t->children[1]);
     assert_string_equal(id.description, " ");
+    ad_node_free(t);
+}
+
+/* Rule 5 leaves the name alone: an unnamed GTK3 GtkComboBox is named after its active item,
+ * and gtk3-widget-factory has three of them; as state they would all be twins. */
+static void test_a_name_stays_identity_even_when_it_shows_the_value(void **state)
+{
+    (void)state;
+    ad_node *t = fk("window|n=Prefs", fk("combobox|n=Left|v=Left|a=Select", NULL),
+                    fk("combobox|n=Middle|v=Middle|a=Select", NULL), NULL);
+    json_t *e = captured_entry(t, t->children[0]);
+    assert_string_equal(json_string_value(json_object_get(e, "name")), "Left");
+    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
+    json_decref(e);
     ad_node_free(t);
 }
 
@@ -484,9 +498,16 @@ static void test_description_rules_by_role_and_unknown_value(void **state)
                     fk("textfield|d=hello|v=hello", NULL), NULL);
     assert_string_equal(ad_identity_of(t->children[0]).description, "50");
     assert_false(ad_identity_unknown(t->children[0]));
-    assert_true(ad_identity_unknown(t->children[1]));
-    assert_true(ad_identity_of(t->children[2]).shows_value);
-    assert_true(ad_identity_of(t->children[3]).shows_value);
+    /* Its value unread, the slider keeps its description, and a saved identity that relied
+     * on rule 5 can neither match nor miss it. */
+    assert_false(ad_identity_unknown(t->children[1]));
+    assert_string_equal(ad_identity_of(t->children[1]).description, "50.0");
+    ad_identity saved = {.role = "slider", .description_shows_value = true};
+    assert_true(ad_identity_unproven(t->children[1], &saved));
+    saved = (ad_identity){.role = "slider", .description = "50.0"};
+    assert_false(ad_identity_unproven(t->children[1], &saved));
+    assert_true(ad_identity_of(t->children[2]).description_shows_value);
+    assert_true(ad_identity_of(t->children[3]).description_shows_value);
     ad_node_free(t);
 }
 
@@ -515,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_values_and_bounds_are_not_identity),
         cmocka_unit_test(test_a_description_that_shows_the_value_is_state),
         cmocka_unit_test(test_description_rules_by_role_and_unknown_value),
+        cmocka_unit_test(test_a_name_stays_identity_even_when_it_shows_the_value),
         cmocka_unit_test(test_toolkit_class_is_identity_not_name),
         cmocka_unit_test(test_saved_ref_absent),
         cmocka_unit_test(test_saved_ref_ambiguous_when_a_twin_appears),

@@ -164,10 +164,15 @@ static void test_already_checked_delivers_nothing(void **state)
     json_decref(env);
 }
 
+/* The node of the fake's live tree that `target` (a node of a read) was read from. */
+static ad_node *live_of(fake_adapter *fa, const ad_node *target)
+{
+    return fk_find(fa->wins[0].root, target->role, ad_text_get(&target->name));
+}
+
 static void set_checked(fake_adapter *fa, const ad_node *target)
 {
-    ad_node *live = fk_find(fa->wins[0].root, target->role, ad_text_get(&target->name));
-    live->states |= 1u << AD_ST_CHECKED;
+    live_of(fa, target)->states |= 1u << AD_ST_CHECKED;
 }
 
 static void test_check_is_verified_by_readback(void **state)
@@ -306,13 +311,16 @@ static void test_uncertain_delivery_is_observed_not_repeated(void **state)
 
 /* ---- visibility (core/visibility.h) ----------------------------------------------------- */
 
-static json_t *is_visible(fx *f, const char *name)
+/* `is REF --property visible` on a fresh ref of `name` answers (result, applicable). */
+static void expect_visible(fx *f, const char *name, bool result, bool applicable)
 {
     char *ref = ref_of(f, name);
     json_t *env = run_g(f, "is", tu_args("is", "{s:s, s:s}", "ref_id", ref, "property",
                                          "visible"), NULL, 0);
+    assert_int_equal(json_is_true(tu_at(env, "data.result")), result);
+    assert_int_equal(json_is_true(tu_at(env, "data.applicable")), applicable);
+    json_decref(env);
     free(ref);
-    return env;
 }
 
 /* Regression (issue 7 item 4): a row with unreadable extents read visible, and scroll-to
@@ -321,11 +329,8 @@ static json_t *is_visible(fx *f, const char *name)
 static void test_unreadable_bounds_are_never_visible(void **state)
 {
     fx *f = *state;
-    json_t *env = is_visible(f, "Pickers");
-    assert_true(json_is_false(tu_at(env, "data.result")));
-    assert_true(json_is_false(tu_at(env, "data.applicable")));
-    json_decref(env);
-    env = act(f, "scroll-to", "Pickers", 1);
+    expect_visible(f, "Pickers", false, false);
+    json_t *env = act(f, "scroll-to", "Pickers", 1);
     assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
     assert_string_equal(tu_str(env, "error.details.kind"), "actionability_timeout");
     assert_string_equal(tu_str(env, "error.details.last_report.check"), "stable");
@@ -343,8 +348,7 @@ static void test_unreadable_bounds_are_never_visible(void **state)
 
 static void move_on_screen(fake_adapter *fa, const ad_node *target)
 {
-    ad_node *live = fk_find(fa->wins[0].root, target->role, ad_text_get(&target->name));
-    live->bounds.y = 900;
+    live_of(fa, target)->bounds.y = 900;
 }
 
 /* Regression (issue 7 item 4): the fixture's Options button below an 800 px screen read
@@ -352,11 +356,8 @@ static void move_on_screen(fake_adapter *fa, const ad_node *target)
 static void test_outside_the_screen_is_not_visible_until_scrolled_to(void **state)
 {
     fx *f = *state;
-    json_t *env = is_visible(f, "Below");
-    assert_true(json_is_false(tu_at(env, "data.result")));
-    assert_true(json_is_true(tu_at(env, "data.applicable")));
-    json_decref(env);
-    env = act(f, "click", "Below", 1);
+    expect_visible(f, "Below", false, true);
+    json_t *env = act(f, "click", "Below", 1);
     assert_string_equal(tu_str(env, "error.details.last_report.reason"), "outside the screen");
     assert_int_equal(f->fake->n_act, 0);
     json_decref(env);
@@ -371,14 +372,10 @@ static void test_outside_the_screen_is_not_visible_until_scrolled_to(void **stat
     env = act(f, "scroll-to", "Below", 0);
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
     json_decref(env);
-    env = is_visible(f, "Below");
-    assert_true(json_is_true(tu_at(env, "data.result")));
-    json_decref(env);
+    expect_visible(f, "Below", true, true);
     /* Without the screen's bounds nothing is proven visible. */
     f->fake->screen_known = false;
-    env = is_visible(f, "Save");
-    assert_true(json_is_false(tu_at(env, "data.applicable")));
-    json_decref(env);
+    expect_visible(f, "Save", false, false);
 }
 
 int main(void)

@@ -417,7 +417,7 @@ static void test_load_steps(void **state)
 
 /* ---- identity rules (identity.c) -------------------------------------------------------- */
 
-/* The entry a snapshot of `root` saves for `n` (unique over the whole read). */
+/* The entry a snapshot of `root` saves for `n`, which must be unique over the whole read. */
 static json_t *captured_entry(ad_node *root, const ad_node *n)
 {
     static ad_window win = {.id = "w-fake-1", .title = "Calc", .app_name = "calc", .pid = 42,
@@ -427,6 +427,7 @@ static json_t *captured_entry(ad_node *root, const ad_node *n)
     ad_identity_index *idx = ad_identity_index_build(root);
     json_t *e = ad_ref_entry_new(n, idx, &src, false);
     ad_identity_index_free(idx);
+    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
     return e;
 }
 
@@ -450,7 +451,6 @@ static void test_a_description_that_shows_the_value_is_state(void **state)
     json_t *e = captured_entry(before, before->children[0]);
     assert_null(json_object_get(e, "description"));
     assert_true(json_is_true(json_object_get(e, "description_shows_value")));
-    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
     ad_node_free(before);
     in_tree r = resolve_in(scales_tree("42.0", "42"), true, e);
     assert_int_equal(r.rc, 0);
@@ -471,20 +471,6 @@ static void test_a_description_that_shows_the_value_is_state(void **state)
     assert_string_equal(id.description, "Volume");
     id = ad_identity_of(t->children[1]);
     assert_string_equal(id.description, " ");
-    ad_node_free(t);
-}
-
-/* Rule 5 leaves the name alone: an unnamed GTK3 GtkComboBox is named after its active item,
- * and gtk3-widget-factory has three of them; as state they would all be twins. */
-static void test_a_name_stays_identity_even_when_it_shows_the_value(void **state)
-{
-    (void)state;
-    ad_node *t = fk("window|n=Prefs", fk("combobox|n=Left|v=Left|a=Select", NULL),
-                    fk("combobox|n=Middle|v=Middle|a=Select", NULL), NULL);
-    json_t *e = captured_entry(t, t->children[0]);
-    assert_string_equal(json_string_value(json_object_get(e, "name")), "Left");
-    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
-    json_decref(e);
     ad_node_free(t);
 }
 
@@ -511,17 +497,23 @@ static void test_description_rules_by_role_and_unknown_value(void **state)
     ad_node_free(t);
 }
 
-/* Rule 4: the toolkit class tells two unnamed fields apart (gnome-calculator 43: display
- * GtkSourceView, history GtkTextView) and never shows as a name. */
-static void test_toolkit_class_is_identity_not_name(void **state)
+/* Rules 3 to 5 on names. A toolkit class tells two unnamed fields apart (gnome-calculator
+ * 43: display GtkSourceView, history GtkTextView) and never shows as a name. A name stays
+ * identity even when it shows the value: an unnamed GTK3 GtkComboBox is named after its
+ * active item, and gtk3-widget-factory has three of them; as state they would all be twins. */
+static void test_names_in_identity(void **state)
 {
     (void)state;
     ad_node *t = fk("window|n=Calculator", fk("textfield|n=GtkSourceView|a=SetValue", NULL),
-                    fk("textfield|n=GtkTextView|s=readonly", NULL), NULL);
+                    fk("textfield|n=GtkTextView|s=readonly", NULL),
+                    fk("combobox|n=Left|v=Left|a=Select", NULL),
+                    fk("combobox|n=Middle|v=Middle|a=Select", NULL), NULL);
+    json_t *combo = captured_entry(t, t->children[2]);
+    assert_string_equal(json_string_value(json_object_get(combo, "name")), "Left");
+    json_decref(combo);
     json_t *e = captured_entry(t, t->children[0]);
     assert_null(json_object_get(e, "name"));
     assert_string_equal(json_string_value(json_object_get(e, "toolkit_class")), "GtkSourceView");
-    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
     in_tree r = resolve_in(t, true, e);
     assert_int_equal(r.rc, 0);
     assert_ptr_equal(r.node, r.tree.root->children[0]);
@@ -536,8 +528,7 @@ int main(void)
         cmocka_unit_test(test_values_and_bounds_are_not_identity),
         cmocka_unit_test(test_a_description_that_shows_the_value_is_state),
         cmocka_unit_test(test_description_rules_by_role_and_unknown_value),
-        cmocka_unit_test(test_a_name_stays_identity_even_when_it_shows_the_value),
-        cmocka_unit_test(test_toolkit_class_is_identity_not_name),
+        cmocka_unit_test(test_names_in_identity),
         cmocka_unit_test(test_saved_ref_absent),
         cmocka_unit_test(test_saved_ref_ambiguous_when_a_twin_appears),
         cmocka_unit_test(test_unknown_identity_of_the_same_role_is_unproven),

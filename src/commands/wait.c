@@ -17,6 +17,7 @@
 #include "core/refs.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
+#include "core/visibility.h"
 #include "core/window_select.h"
 
 #define POLL_MS 100
@@ -89,24 +90,29 @@ static const ad_action_spec *actionable_spec(const char *action)
 
 /* Evaluates the predicate on a resolved node; fills *observed (new reference). */
 static bool element_holds(const json_t *args, const char *predicate, const ad_node *n,
-                          json_t **observed)
+                          const ad_tree *tree, json_t **observed)
 {
     bool known = n->states_state == AD_FIELD_KNOWN;
     if (strcmp(predicate, "exists") == 0) {
         *observed = json_pack("{s:b}", "exists", 1);
         return true;
     }
-    if (strcmp(predicate, "enabled") == 0 || strcmp(predicate, "visible") == 0) {
-        bool ok = strcmp(predicate, "enabled") == 0
-                      ? !(n->states & (1u << AD_ST_DISABLED))
-                      : !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+    if (strcmp(predicate, "visible") == 0) {
+        const char *why = NULL;
+        ad_visibility v = ad_visibility_of(n, tree, &why);
+        *observed = json_pack("{s:b, s:b}", "applicable", v != AD_VISIBILITY_UNKNOWN,
+                              predicate, v == AD_VISIBLE);
+        return v == AD_VISIBLE;
+    }
+    if (strcmp(predicate, "enabled") == 0) {
+        bool ok = !(n->states & (1u << AD_ST_DISABLED));
         *observed = json_pack("{s:b, s:b}", "applicable", known, predicate, known && ok);
         return known && ok;
     }
     if (strcmp(predicate, "actionable") == 0) {
         ad_actionability a;
-        ad_actionability_eval(actionable_spec(ad_arg_str(args, "action")), n, false, NULL, 1,
-                              &a);
+        ad_actionability_eval(actionable_spec(ad_arg_str(args, "action")), n, tree, false,
+                              NULL, 1, &a);
         *observed = json_pack("{s:b, s:O}", "actionable", a.actionable, "checks", a.checks);
         bool ok = a.actionable;
         ad_actionability_clear(&a);
@@ -185,7 +191,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
             ad_error_clear(&e);
         } else {
             json_t *observed = NULL;
-            bool ok = element_holds(args, predicate, r.node, &observed);
+            bool ok = element_holds(args, predicate, r.node, &r.tree, &observed);
             if (ok) {
                 *ret = json_pack("{s:I, s:b, s:o, s:s, s:s}", "elapsed_ms",
                                  (json_int_t)((ad_now_us() - started) / 1000), "found", 1,

@@ -38,21 +38,32 @@ int ad_resolve_load(ad_ctx *ctx, const char *token, ad_resolved *r, ad_error *er
     return 0;
 }
 
-static void count_matches(const ad_node *n, const char *role, const char *nid,
-                          const char *name, const char *desc, size_t *matches,
+/* The identity a ref entry or anchor record saved (strings borrowed from it). */
+static ad_identity saved_identity(const json_t *who)
+{
+    return (ad_identity){.role = entry_str(who, "role"),
+                         .native_id = entry_str(who, "native_id"),
+                         .name = entry_str(who, "name"),
+                         .description = entry_str(who, "description"),
+                         .toolkit_class = entry_str(who, "toolkit_class"),
+                         .description_shows_value =
+                             json_is_true(json_object_get(who, "description_shows_value"))};
+}
+
+static void count_matches(const ad_node *n, const ad_identity *want, size_t *matches,
                           size_t *unknown, ad_node **first)
 {
-    if (strcmp(n->role, role) == 0) {
-        if (ad_node_identity_unknown(n))
+    if (strcmp(n->role, want->role) == 0) {
+        if (ad_identity_unproven(n, want))
             (*unknown)++;
-        else if (ad_identity_matches(n, role, nid, name, desc)) {
+        else if (ad_identity_matches(n, want)) {
             if (!*first)
                 *first = (ad_node *)n;
             (*matches)++;
         }
     }
     for (size_t i = 0; i < n->n_children; i++)
-        count_matches(n->children[i], role, nid, name, desc, matches, unknown, first);
+        count_matches(n->children[i], want, matches, unknown, first);
 }
 
 static int ambiguous(ad_error *err, const char *ref_text, size_t matches)
@@ -80,8 +91,8 @@ static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
 
 static bool same_identity(const ad_node *n, const json_t *who)
 {
-    return ad_identity_matches(n, entry_str(who, "role"), entry_str(who, "native_id"),
-                               entry_str(who, "name"), entry_str(who, "description"));
+    ad_identity want = saved_identity(who);
+    return ad_identity_matches(n, &want);
 }
 
 /* From the unique anchor, walks up its recorded hops; every node on the way and the container
@@ -96,9 +107,10 @@ static int walk_anchor(const json_t *entry, const json_t *anchor, ad_node **node
         n = n->parent;
         if (!n)
             break;
-        if (ad_node_identity_unknown(n))
-            return unproven(err, ref_text, tree);
         const json_t *want = i + 1 < hops ? json_array_get(between, (size_t)i) : entry;
+        ad_identity saved = saved_identity(want ? want : entry);
+        if (ad_identity_unproven(n, &saved))
+            return unproven(err, ref_text, tree);
         if (want && !same_identity(n, want)) {
             n = NULL;
             break;
@@ -120,13 +132,12 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
     (void)idx;
     const json_t *anchor = json_object_get(entry, "anchor");
     const json_t *who = json_is_object(anchor) ? anchor : entry;
-    const char *role = entry_str(who, "role");
-    if (!role)
+    ad_identity want = saved_identity(who);
+    if (!want.role)
         return ad_error_set(err, AD_INTERNAL, "ref entry without a role");
     size_t matches = 0, unknown = 0;
     ad_node *node = NULL;
-    count_matches(tree->root, role, entry_str(who, "native_id"), entry_str(who, "name"),
-                  entry_str(who, "description"), &matches, &unknown, &node);
+    count_matches(tree->root, &want, &matches, &unknown, &node);
     if (matches >= 2)
         return ambiguous(err, ref_text, matches);
     if (unknown > 0 || !tree->complete)

@@ -105,7 +105,8 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     if (cancelled(e))
         return;
     w->answers++;
-    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0) {
+    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0 &&
+        ad_atspi_extents_readable(x, y)) {
         w->bounds = (ad_rect){x, y, wd, h};
         w->have_bounds = true;
     }

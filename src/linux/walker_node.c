@@ -37,6 +37,14 @@ void ad_walker_set_text(walker *w, ad_text *t, const char *s)
     ad_text_set(t, s);
 }
 
+void ad_walker_set_name(walker *w, ad_node *n, const char *s)
+{
+    if (ad_toolkit_class_name(s))
+        ad_node_set_name(n, s);
+    else
+        ad_walker_set_text(w, &n->name, s);
+}
+
 void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth)
 {
     wnode *wn = calloc(1, sizeof(*wn));
@@ -189,7 +197,10 @@ int ad_walker_read_accessible_props(wnode *wn, sd_bus_message *m, long *ret_chil
             ad_text *t = key[0] == 'N' ? &n->name
                        : key[0] == 'D' ? &n->description
                                        : &n->native_id;
-            ad_walker_set_text(wn->w, t, s);
+            if (key[0] == 'N')
+                ad_walker_set_name(wn->w, n, s);
+            else
+                ad_walker_set_text(wn->w, t, s);
             have_id |= key[0] == 'A';
         } else if (strcmp(key, "ChildCount") == 0) {
             if ((r = sd_bus_message_read(m, "v", "i", &i)) < 0)

@@ -1,0 +1,176 @@
+/* test_window_select.c: the one window-choice rule every command shares (core/window_select.c):
+ * --app narrows a --window-id, and an --app with several running instances is ambiguous
+ * (snapshots-and-refs.md "Choose the window", keyboard.md, app-window.md), through snapshot,
+ * find and the surfaces that pick an app's window. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_adapter.h"
+#include "test_util.h"
+
+typedef struct {
+    tu_home home;
+    fake_adapter *fake;
+    fake_window *calc, *editor;
+} fx;
+
+static ad_node *tree(const char *title)
+{
+    char spec[64];
+    snprintf(spec, sizeof(spec), "window|n=%s", title);
+    return fk(spec, fk("button|n=OK|a=Click", NULL), NULL);
+}
+
+/* calc (pid 100, window w-fake-1, focused) and editor (pid 200, window w-fake-2). */
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+    tu_home_begin(&f->home);
+    f->fake = fake_new();
+    fake_add_app(f->fake, "calc", 100);
+    fake_add_app(f->fake, "editor", 200);
+    f->calc = fake_add_window(f->fake, "calc", "Calculator", tree("Calculator"));
+    f->calc->w.is_focused = true;
+    f->editor = fake_add_window(f->fake, "editor", "Doc", tree("Doc"));
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    fake_free(f->fake);
+    tu_home_end(&f->home);
+    free(f);
+    return 0;
+}
+
+/* A second editor process (pid 201) with one window, "Doc 2" (w-fake-3). */
+static fake_window *second_editor(fx *f)
+{
+    fake_app *a = fake_add_app(f->fake, "editor", 201);
+    fake_window *w = fake_add_window(f->fake, "editor", "Doc 2", tree("Doc 2"));
+    w->w.pid = a->app.pid; /* fake_add_window takes the first app of that name */
+    return w;
+}
+
+static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
+{
+    return tu_run_exit(fake_base(f->fake), cmd, args, NULL, want_exit);
+}
+
+static void expect_not_of_app(json_t *env)
+{
+    assert_string_equal(tu_str(env, "error.code"), "WINDOW_NOT_FOUND");
+    assert_string_equal(tu_str(env, "error.details.kind"), "window_not_of_app");
+    assert_string_equal(tu_str(env, "error.details.window_app"), "calc");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_non_null(strstr(tu_str(env, "error.suggestion"), "list-windows --app editor"));
+    json_decref(env);
+}
+
+static void test_app_narrows_a_window_id(void **state)
+{
+    /* Regression (was a bug): --app editor --window-id <calc's window> read calc's window;
+     * --app narrows, so a window of another app is WINDOW_NOT_FOUND. */
+    fx *f = *state;
+    expect_not_of_app(run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor",
+                                                 "window_id", "w-fake-1"), 1));
+    expect_not_of_app(run(f, "find", tu_args("find", "{s:s, s:s, s:s}", "app", "editor",
+                                             "window_id", "w-fake-1", "name", "OK"), 1));
+    /* The other surfaces take the same path. */
+    expect_not_of_app(run(f, "snapshot", tu_args("snapshot", "{s:s, s:s, s:s}", "app",
+                                                 "editor", "window_id", "w-fake-1", "surface",
+                                                 "menu"), 1));
+    assert_int_equal(f->fake->n_read_window, 0);
+    /* Its own window, matched by pid or by the desktop name --app also accepts. */
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "EDITOR",
+                                             "window_id", "w-fake-2"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Doc");
+    json_decref(env);
+    free(f->fake->apps[1].app.desktop_name);
+    f->fake->apps[1].app.desktop_name = strdup("Text Editor");
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "text editor",
+                                     "window_id", "w-fake-2"), 0);
+    assert_string_equal(tu_str(env, "data.window.id"), "w-fake-2");
+    json_decref(env);
+    /* Without --app the id alone selects, whoever owns it. */
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "window_id", "w-fake-1"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Calculator");
+    json_decref(env);
+    /* An --app that is not running at all says so. */
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "nope", "window_id",
+                                     "w-fake-2"), 1);
+    assert_string_equal(tu_str(env, "error.code"), "APP_NOT_FOUND");
+    json_decref(env);
+}
+
+static void expect_instances(json_t *env)
+{
+    assert_string_equal(tu_str(env, "error.code"), "AMBIGUOUS_TARGET");
+    assert_int_equal(tu_int(env, "error.details.instance_count"), 2);
+    json_t *c = tu_at(env, "error.details.candidates");
+    assert_int_equal(json_array_size(c), 2);
+    assert_string_equal(tu_str(c, "0.id"), "w-fake-2");
+    assert_int_equal(tu_int(c, "0.pid"), 200);
+    assert_string_equal(tu_str(c, "1.id"), "w-fake-3");
+    assert_int_equal(tu_int(c, "1.pid"), 201);
+    assert_null(tu_at(env, "error.recovery"));
+    assert_non_null(strstr(tu_str(env, "error.suggestion"), "--window-id"));
+    json_decref(env);
+}
+
+static void test_several_instances_are_ambiguous(void **state)
+{
+    /* Regression (was a bug): with two editor processes, the narrowing steps ran over both
+     * processes' windows and picked the focused (or only visible) one, so a command for "the
+     * app" went to whichever instance had the focus. */
+    fx *f = *state;
+    fake_window *w3 = second_editor(f);
+    w3->w.is_focused = true;
+    f->calc->w.is_focused = false;
+    expect_instances(run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 1));
+    expect_instances(run(f, "find", tu_args("find", "{s:s, s:s}", "app", "editor", "name",
+                                            "OK"), 1));
+    expect_instances(run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor",
+                                                "surface", "menu"), 1));
+    expect_instances(run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
+                                            "text", "OK", "timeout", 5000), 1));
+    assert_int_equal(f->fake->n_read_window, 0);
+    /* The candidates' ids are the way out. */
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor",
+                                             "window_id", "w-fake-3"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Doc 2");
+    json_decref(env);
+    /* One instance again: its windows are narrowed as before. */
+    fake_kill(f->fake, 201);
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Doc");
+    json_decref(env);
+}
+
+static void test_one_process_registered_twice_is_one_instance(void **state)
+{
+    fx *f = *state;
+    fake_add_app(f->fake, "editor", 200);
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 0);
+    assert_string_equal(tu_str(env, "data.window.title"), "Doc");
+    json_decref(env);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_app_narrows_a_window_id),
+        T(test_several_instances_are_ambiguous),
+        T(test_one_process_registered_twice_is_one_instance),
+    };
+    return cmocka_run_group_tests_name("window_select", tests, NULL, NULL);
+}

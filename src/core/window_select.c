@@ -112,27 +112,38 @@ static size_t instance_count(const ad_app_list *apps)
     return n;
 }
 
+int ad_app_one_instance(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                        ad_error *err)
+{
+    if (ad_apps_matching(ctx, app, deadline_us, ret, err) < 0)
+        return -1;
+    size_t instances = instance_count(ret);
+    if (instances <= 1)
+        return 0;
+    /* The candidates are the instances' windows, best effort: their ids are the way out. */
+    ad_window_list wins = {0};
+    ad_error ignored = AD_ERROR_INIT;
+    ctx->adapter->ops->list_windows(ctx->adapter, ret, deadline_us, &wins, &ignored);
+    ad_error_clear(&ignored);
+    char what[64];
+    snprintf(what, sizeof(what), "%zu running instances", instances);
+    ambiguous(&wins, NULL, app, what, err);
+    ad_error_detail(err, "instance_count", json_integer((json_int_t)instances));
+    ad_window_list_free(&wins);
+    ad_app_list_free(ret);
+    return -1;
+}
+
 int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
                             ad_window_list *ret, ad_error *err)
 {
     ad_app_list apps = {0};
     memset(ret, 0, sizeof(*ret));
-    if (ad_apps_matching(ctx, app, deadline_us, &apps, err) < 0)
+    if (ad_app_one_instance(ctx, app, deadline_us, &apps, err) < 0)
         return -1;
     int rc = ctx->adapter->ops->list_windows(ctx->adapter, &apps, deadline_us, ret, err);
-    size_t instances = instance_count(&apps);
     ad_app_list_free(&apps);
-    if (rc < 0)
-        return -1;
-    if (instances > 1) {
-        char what[64];
-        snprintf(what, sizeof(what), "%zu running instances", instances);
-        ambiguous(ret, NULL, app, what, err);
-        ad_error_detail(err, "instance_count", json_integer((json_int_t)instances));
-        ad_window_list_free(ret);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 /* Does the window belong to one of the apps --app names? By process when both pids are

@@ -12,10 +12,15 @@
 int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
                      ad_error *err);
 
-/* The windows of the one running instance --app names (caller frees *ret). Several
- * instances (distinct processes) fail with AMBIGUOUS_TARGET, details.candidates listing their
- * windows for --window-id: a command that acts on "the app" never picks one for the caller
- * (keyboard.md, app-window.md). */
+/* The apps --app names when they are all one running instance (one process, possibly
+ * registered more than once); caller frees *ret. Several instances (distinct processes) fail
+ * with AMBIGUOUS_TARGET, details.candidates listing their windows for --window-id and
+ * details.instance_count: a command that acts on "the app" never picks one for the caller
+ * (keyboard.md, app-window.md). APP_NOT_FOUND as ad_apps_matching. */
+int ad_app_one_instance(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                        ad_error *err);
+
+/* The windows of that one instance (caller frees *ret), with the same refusals. */
 int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
                             ad_window_list *ret, ad_error *err);
 

@@ -88,6 +88,10 @@ static void test_app_narrows_a_window_id(void **state)
     expect_not_of_app(run(f, "snapshot", tu_args("snapshot", "{s:s, s:s, s:s}", "app",
                                                  "editor", "window_id", "w-fake-1", "surface",
                                                  "menu"), 1));
+    /* An event wait on a window of another app could never fire. */
+    expect_not_of_app(run(f, "wait", tu_args("wait", "{s:s, s:s, s:s, s:i}", "app", "editor",
+                                             "event", "window-closed", "window_id", "w-fake-1",
+                                             "timeout", 5000), 1));
     assert_int_equal(f->fake->n_read_window, 0);
     /* Its own window, matched by pid or by the desktop name --app also accepts. */
     json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "EDITOR",
@@ -142,6 +146,14 @@ static void test_several_instances_are_ambiguous(void **state)
                                                 "surface", "menu"), 1));
     expect_instances(run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
                                             "text", "OK", "timeout", 5000), 1));
+    /* An event wait resolves --app to one process at its start: it refuses too... */
+    expect_instances(run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
+                                            "event", "window-opened", "timeout", 5000), 1));
+    /* ...except app-launched, for which the running instances are only the baseline. */
+    json_t *launched = run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
+                                              "event", "app-launched", "timeout", 0), 1);
+    assert_string_equal(tu_str(launched, "error.code"), "TIMEOUT");
+    json_decref(launched);
     assert_int_equal(f->fake->n_read_window, 0);
     /* The candidates' ids are the way out. */
     json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor",

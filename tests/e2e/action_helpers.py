@@ -12,7 +12,7 @@ import time
 import pytest
 
 import atspi_observer as obs
-from e2e_helpers import fixture_ref
+from e2e_helpers import fixture_ref, fixture_reset
 
 FIXTURE = ["--app", "ad-fixture"]
 FIXTURE_TITLE = "AD Fixture"
@@ -190,6 +190,18 @@ def restore_fixture(cli, app):
         obs.set_text(obs.by_id(window, "password_entry"), FIXTURE_PASSWORD)
         wait_state(app, lambda s: s["password_length"] == len(FIXTURE_PASSWORD),
                    "the password to be restored")
+
+
+@pytest.fixture
+def restored_fixture(cli, fixture_app):
+    """ad-fixture in its start state before and after a test (restore_fixture, then
+    e2e_helpers.fixture_reset). A test module uses it with
+    pytestmark = pytest.mark.usefixtures("restored_fixture") after importing it."""
+    restore_fixture(cli, fixture_app)
+    fixture_reset(fixture_app.window())
+    yield
+    restore_fixture(cli, fixture_app)
+    fixture_reset(fixture_app.window())
 
 
 # ---- result checks -----------------------------------------------------------------------

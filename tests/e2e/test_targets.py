@@ -10,19 +10,11 @@ import pytest
 
 import atspi_observer as obs
 from action_helpers import (FIXTURE, FIXTURE_TITLE, activate, close_dialog, dialog_window,
-                            need_state, ref, restore_fixture, wait_state)
-from e2e_helpers import expect_error, fixture_reset, launch, stop_process
+                            need_state, ref, restored_fixture, wait_state)  # noqa: F401
+from e2e_helpers import expect_error, launch, stop_process
 
 CALC = ["--app", "gnome-calculator"]
-
-
-@pytest.fixture(autouse=True)
-def _clean_fixture(cli, fixture_app):
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
-    yield
-    restore_fixture(cli, fixture_app)
-    fixture_reset(fixture_app.window())
+pytestmark = pytest.mark.usefixtures("restored_fixture")
 
 
 def _refresh_recovery(err):

@@ -1,7 +1,9 @@
-/* test_window_select.c: the one window-choice rule every command shares (core/window_select.c):
- * --app narrows a --window-id, and an --app with several running instances is ambiguous
- * (snapshots-and-refs.md "Choose the window", keyboard.md, app-window.md), through snapshot,
- * find and the surfaces that pick an app's window. */
+/* test_targets.c: which target a command reaches and what it says when there is none, through
+ * ad_dispatch and the fake adapter. The one window-choice rule every command shares
+ * (core/window_select.c): --app narrows a --window-id, and an --app with several running
+ * instances is ambiguous (snapshots-and-refs.md "Choose the window", keyboard.md,
+ * app-window.md). And what wait --element and wait --window report when their target never
+ * shows (commands/wait.md "Errors"); poll counts, not clocks, prove a wait ended at once. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@ typedef struct {
     tu_home home;
     fake_adapter *fake;
     fake_window *calc, *editor;
+    char ref[96]; /* a ref to the editor's OK button */
 } fx;
 
 static ad_node *tree(const char *title)
@@ -27,7 +30,8 @@ static ad_node *tree(const char *title)
     return fk(spec, fk("button|n=OK|a=Click", NULL), NULL);
 }
 
-/* calc (pid 100, window w-fake-1, focused) and editor (pid 200, window w-fake-2). */
+/* calc (pid 100, window w-fake-1, focused) and editor (pid 200, window w-fake-2 "Doc"), each
+ * window holding an OK button; ref is a fresh ref to the editor's. */
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
@@ -38,6 +42,12 @@ static int setup(void **state)
     f->calc = fake_add_window(f->fake, "calc", "Calculator", tree("Calculator"));
     f->calc->w.is_focused = true;
     f->editor = fake_add_window(f->fake, "editor", "Doc", tree("Doc"));
+    json_t *env = tu_run_exit(fake_base(f->fake), "snapshot",
+                              tu_args("snapshot", "{s:s}", "app", "editor"), NULL, 0);
+    snprintf(f->ref, sizeof(f->ref), "%s",
+             tu_str(tu_node_named(tu_at(env, "data.tree"), "OK"), "ref_id"));
+    json_decref(env);
+    f->fake->n_read_window = 0; /* the tests count their own reads */
     *state = f;
     return 0;
 }
@@ -64,6 +74,8 @@ static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
 {
     return tu_run_exit(fake_base(f->fake), cmd, args, NULL, want_exit);
 }
+
+/* ---- the window choice ------------------------------------------------------------------ */
 
 static void expect_not_of_app(json_t *env)
 {
@@ -176,6 +188,79 @@ static void test_one_process_registered_twice_is_one_instance(void **state)
     json_decref(env);
 }
 
+/* ---- what a wait reports ---------------------------------------------------------------- */
+
+static json_t *wait_element(fx *f, int timeout_ms)
+{
+    return tu_run_exit(fake_base(f->fake), "wait",
+                       tu_args("wait", "{s:s, s:i}", "element", f->ref, "timeout", timeout_ms),
+                       NULL, 1);
+}
+
+static void test_element_of_an_exited_process_ends_at_once(void **state)
+{
+    /* Regression (was a bug): the resolution said STALE_REF process_exited and the wait
+     * polled on until its timeout; the process never comes back. */
+    fx *f = *state;
+    fake_kill(f->fake, 200);
+    int before = f->fake->n_process_alive;
+    json_t *env = wait_element(f, 10000);
+    assert_string_equal(tu_str(env, "error.code"), "STALE_REF");
+    assert_string_equal(tu_str(env, "error.details.kind"), "process_exited");
+    assert_string_equal(tu_str(env, "error.details.process_state"), "exited");
+    assert_string_equal(tu_str(env, "error.recovery.strategy"),
+                        "inspect_state_then_retry_original");
+    assert_int_equal(f->fake->n_process_alive - before, 1); /* one poll, no retry */
+    json_decref(env);
+}
+
+static void test_element_that_never_resolves_reports_last_observed(void **state)
+{
+    /* Regression (was a bug): a wait whose ref never resolved timed out without
+     * last_observed (wait.md: element waits carry ref and last_observed). */
+    fx *f = *state;
+    fk_rename(fk_find(f->editor->root, "button", "OK"), "Cancel");
+    json_t *env = wait_element(f, 150);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    assert_string_equal(tu_str(env, "error.details.kind"), "wait_timeout");
+    assert_string_equal(tu_str(env, "error.details.ref"), f->ref);
+    json_t *last = tu_at(env, "error.details.last_observed");
+    assert_non_null(last);
+    assert_true(json_is_false(json_object_get(last, "resolved")));
+    assert_true(json_is_false(json_object_get(last, "exists")));
+    assert_string_equal(tu_str(env, "error.details.last_error.code"), "STALE_REF");
+    json_decref(env);
+
+    /* Unproven reads (a cut tree) say nothing about existence. */
+    fk_rename(fk_find(f->editor->root, "button", "Cancel"), "OK");
+    f->editor->complete = false;
+    env = wait_element(f, 150);
+    last = tu_at(env, "error.details.last_observed");
+    assert_true(json_is_false(json_object_get(last, "resolved")));
+    assert_null(json_object_get(last, "exists"));
+    assert_string_equal(tu_str(env, "error.details.last_error.code"), "TIMEOUT");
+    json_decref(env);
+}
+
+static void test_window_wait_counts_and_lists_untitled_windows(void **state)
+{
+    /* Regression (was a bug): an untitled window was counted in last_observed.count but
+     * left out of titles. */
+    fx *f = *state;
+    fake_add_window(f->fake, "editor", NULL, fk("window", NULL));
+    json_t *env = tu_run_exit(fake_base(f->fake), "wait",
+                              tu_args("wait", "{s:s, s:s, s:i}", "window", "Save As", "app",
+                                      "editor", "timeout", 0), NULL, 1);
+    json_t *last = tu_at(env, "error.details.last_observed");
+    assert_int_equal(tu_int(last, "count"), 2);
+    json_t *titles = json_object_get(last, "titles");
+    assert_int_equal(json_array_size(titles), 2);
+    assert_string_equal(tu_str(titles, "0"), "Doc");
+    assert_true(json_is_null(json_array_get(titles, 1)));
+    assert_true(json_is_false(json_object_get(last, "truncated")));
+    json_decref(env);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -183,6 +268,9 @@ int main(void)
         T(test_app_narrows_a_window_id),
         T(test_several_instances_are_ambiguous),
         T(test_one_process_registered_twice_is_one_instance),
+        T(test_element_of_an_exited_process_ends_at_once),
+        T(test_element_that_never_resolves_reports_last_observed),
+        T(test_window_wait_counts_and_lists_untitled_windows),
     };
-    return cmocka_run_group_tests_name("window_select", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("targets", tests, NULL, NULL);
 }

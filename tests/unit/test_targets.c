@@ -158,6 +158,11 @@ static void test_several_instances_are_ambiguous(void **state)
                                                 "surface", "menu"), 1));
     expect_instances(run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
                                             "text", "OK", "timeout", 5000), 1));
+    /* list-surfaces has no --window-id: its way out is a snapshot of one candidate. */
+    json_t *listed = run(f, "list-surfaces", tu_args("list-surfaces", "{s:s}", "app", "editor"),
+                         1);
+    assert_non_null(strstr(tu_str(listed, "error.suggestion"), "snapshot --window-id"));
+    expect_instances(listed);
     /* An event wait resolves --app to one process at its start: it refuses too... */
     expect_instances(run(f, "wait", tu_args("wait", "{s:s, s:s, s:i}", "app", "editor",
                                             "event", "window-opened", "timeout", 5000), 1));
@@ -185,6 +190,9 @@ static void test_one_process_registered_twice_is_one_instance(void **state)
     fake_add_app(f->fake, "editor", 200);
     json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "editor"), 0);
     assert_string_equal(tu_str(env, "data.window.title"), "Doc");
+    json_decref(env);
+    env = run(f, "list-surfaces", tu_args("list-surfaces", "{s:s}", "app", "editor"), 0);
+    assert_int_equal(tu_int(env, "data.pid"), 200);
     json_decref(env);
 }
 

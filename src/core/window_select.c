@@ -166,25 +166,34 @@ int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t
     memset(ret, 0, sizeof(*ret));
     if (a->ops->window_lookup(a, window_id, deadline_us, ret, err) < 0)
         return -1;
-    if (!app)
+    if (!app || (ret->app_name && strcasecmp(ret->app_name, app) == 0))
         return 0;
+    /* --app may be a desktop entry name or id: ask the inventory which processes it names. */
     ad_app_list apps = {0};
     if (ad_apps_matching(ctx, app, deadline_us, &apps, err) < 0) {
         ad_window_clear(ret);
         return -1;
     }
-    bool ours = window_of_apps(ret, &apps);
+    bool ours = window_of_apps(ret, &apps), complete = apps.complete;
     ad_app_list_free(&apps);
     if (ours)
         return 0;
+    char *owner = ret->app_name ? strdup(ret->app_name) : NULL;
+    ad_window_clear(ret);
+    if (!complete) { /* the owner may be an instance that did not answer: unknown */
+        free(owner);
+        ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
+        ad_error_detail(err, "kind", json_string("inventory_incomplete"));
+        return -1;
+    }
     ad_error_set(err, AD_WINDOW_NOT_FOUND, "Window '%s' is not a window of '%s'", window_id,
                  app);
     ad_error_suggest(err, "Run list-windows --app %s and use an id it reports, or drop --app",
                      app);
     ad_error_detail(err, "kind", json_string("window_not_of_app"));
-    if (ret->app_name)
-        ad_error_detail(err, "window_app", json_string(ret->app_name));
-    ad_window_clear(ret);
+    if (owner)
+        ad_error_detail(err, "window_app", json_string(owner));
+    free(owner);
     return -1;
 }
 

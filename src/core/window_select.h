@@ -25,8 +25,8 @@ int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
                             ad_window_list *ret, ad_error *err);
 
 /* The live window --window-id names. With --app too, --app narrows: a window of another app
- * fails with WINDOW_NOT_FOUND (details.kind window_not_of_app). Fills *ret (caller clears it;
- * untouched-but-zeroed on failure). */
+ * fails with WINDOW_NOT_FOUND (details.kind window_not_of_app), or TIMEOUT when an unfinished
+ * inventory leaves that unproven. Fills *ret (caller clears it; zeroed on failure). */
 int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                     ad_window *ret, ad_error *err);
 

@@ -120,6 +120,14 @@ static void test_app_narrows_a_window_id(void **state)
     env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "window_id", "w-fake-1"), 0);
     assert_string_equal(tu_str(env, "data.window.title"), "Calculator");
     json_decref(env);
+    /* With an unfinished inventory the owner may be an instance that did not answer. */
+    f->fake->apps_complete = false;
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor", "window_id",
+                                     "w-fake-1"), 1);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    assert_string_equal(tu_str(env, "error.details.kind"), "inventory_incomplete");
+    json_decref(env);
+    f->fake->apps_complete = true;
     /* An --app that is not running at all says so. */
     env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "nope", "window_id",
                                      "w-fake-2"), 1);

@@ -35,8 +35,7 @@ static ad_node *tree(const char *title)
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->fake = fake_new();
+    tu_fake_begin(&f->home, &f->fake);
     fake_add_app(f->fake, "calc", 100);
     fake_add_app(f->fake, "editor", 200);
     f->calc = fake_add_window(f->fake, "calc", "Calculator", tree("Calculator"));
@@ -55,8 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
+    tu_fake_end(&f->home, f->fake);
     free(f);
     return 0;
 }
@@ -87,13 +85,29 @@ static void expect_not_of_app(json_t *env)
     json_decref(env);
 }
 
+/* snapshot --app app --window-id wid, expecting exit status want_exit. */
+static json_t *snapshot_of(fx *f, const char *app, const char *wid, int want_exit)
+{
+    return run(f, "snapshot", app ? tu_args("snapshot", "{s:s, s:s}", "app", app, "window_id",
+                                            wid)
+                                  : tu_args("snapshot", "{s:s}", "window_id", wid),
+               want_exit);
+}
+
+static void expect_code(json_t *env, const char *code, const char *kind)
+{
+    assert_string_equal(tu_str(env, "error.code"), code);
+    if (kind)
+        assert_string_equal(tu_str(env, "error.details.kind"), kind);
+    json_decref(env);
+}
+
 static void test_app_narrows_a_window_id(void **state)
 {
     /* Regression (was a bug): --app editor --window-id <calc's window> read calc's window;
      * --app narrows, so a window of another app is WINDOW_NOT_FOUND. */
     fx *f = *state;
-    expect_not_of_app(run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor",
-                                                 "window_id", "w-fake-1"), 1));
+    expect_not_of_app(snapshot_of(f, "editor", "w-fake-1", 1));
     expect_not_of_app(run(f, "find", tu_args("find", "{s:s, s:s, s:s}", "app", "editor",
                                              "window_id", "w-fake-1", "name", "OK"), 1));
     /* The other surfaces take the same path. */
@@ -106,33 +120,24 @@ static void test_app_narrows_a_window_id(void **state)
                                              "timeout", 5000), 1));
     assert_int_equal(f->fake->n_read_window, 0);
     /* Its own window, matched by pid or by the desktop name --app also accepts. */
-    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "EDITOR",
-                                             "window_id", "w-fake-2"), 0);
+    json_t *env = snapshot_of(f, "EDITOR", "w-fake-2", 0);
     assert_string_equal(tu_str(env, "data.window.title"), "Doc");
     json_decref(env);
     free(f->fake->apps[1].app.desktop_name);
     f->fake->apps[1].app.desktop_name = strdup("Text Editor");
-    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "text editor",
-                                     "window_id", "w-fake-2"), 0);
+    env = snapshot_of(f, "text editor", "w-fake-2", 0);
     assert_string_equal(tu_str(env, "data.window.id"), "w-fake-2");
     json_decref(env);
     /* Without --app the id alone selects, whoever owns it. */
-    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "window_id", "w-fake-1"), 0);
+    env = snapshot_of(f, NULL, "w-fake-1", 0);
     assert_string_equal(tu_str(env, "data.window.title"), "Calculator");
     json_decref(env);
     /* With an unfinished inventory the owner may be an instance that did not answer. */
     f->fake->apps_complete = false;
-    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "editor", "window_id",
-                                     "w-fake-1"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
-    assert_string_equal(tu_str(env, "error.details.kind"), "inventory_incomplete");
-    json_decref(env);
+    expect_code(snapshot_of(f, "editor", "w-fake-1", 1), "TIMEOUT", "inventory_incomplete");
     f->fake->apps_complete = true;
     /* An --app that is not running at all says so. */
-    env = run(f, "snapshot", tu_args("snapshot", "{s:s, s:s}", "app", "nope", "window_id",
-                                     "w-fake-2"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "APP_NOT_FOUND");
-    json_decref(env);
+    expect_code(snapshot_of(f, "nope", "w-fake-2", 1), "APP_NOT_FOUND", NULL);
 }
 
 static void expect_instances(json_t *env)

@@ -20,6 +20,12 @@ typedef struct {
 void tu_home_begin(tu_home *h);
 void tu_home_end(tu_home *h);
 
+/* The state a fake-adapter test starts from: a private state root (tu_home_begin) and a new
+ * fake adapter (fake_adapter.h) in *ret_fake, owned by the test; tu_fake_end frees both. */
+struct fake_adapter;
+void tu_fake_begin(tu_home *home, struct fake_adapter **ret_fake);
+void tu_fake_end(tu_home *home, struct fake_adapter *fake);
+
 /* A fresh directory under $TMPDIR or /tmp (caller frees), and a recursive remove. */
 char *tu_tmpdir(void);
 void tu_rmrf(const char *path);

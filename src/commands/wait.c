@@ -130,6 +130,23 @@ static bool element_holds(const json_t *args, const char *predicate, const ad_no
     return match;
 }
 
+static bool detail_is(const ad_error *e, const char *key, const char *want)
+{
+    const char *v = json_string_value(e->details ? json_object_get(e->details, key) : NULL);
+    return v && strcmp(v, want) == 0;
+}
+
+/* last_observed for a poll whose ref did not resolve: "exists" is false only when the
+ * resolution proved the element gone (STALE_REF); otherwise it is left out, unknown. The
+ * reason is in last_error. New reference. */
+static json_t *unresolved_observation(const ad_error *e)
+{
+    json_t *o = json_pack("{s:b}", "resolved", 0);
+    if (e->code == AD_STALE_REF)
+        json_object_set_new(o, "exists", json_false());
+    return o;
+}
+
 /* Arms change wake-ups on the app that owns the ref's window (any app if unknown). */
 static void arm_for_ref(ad_ctx *ctx, const char *ref)
 {
@@ -171,12 +188,12 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         ad_error e = AD_ERROR_INIT;
         int rc = ad_resolve_load(ctx, ref, &r, &e);
         if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(), &e)) < 0) {
-            /* Refs that can never resolve fail now; the rest are "not yet". */
+            /* Refs that can never resolve fail now (an exited process never comes back);
+             * the rest are "not yet". */
             bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
-                         (e.code == AD_AMBIGUOUS_TARGET && e.details &&
-                          json_object_get(e.details, "kind") &&
-                          strcmp(json_string_value(json_object_get(e.details, "kind")),
-                                 "identity_not_unique") == 0) ||
+                         (e.code == AD_AMBIGUOUS_TARGET &&
+                          detail_is(&e, "kind", "identity_not_unique")) ||
+                         (e.code == AD_STALE_REF && detail_is(&e, "process_state", "exited")) ||
                          e.code == AD_PLATFORM_NOT_SUPPORTED;
             if (final) {
                 ad_error_move(err, &e);
@@ -188,6 +205,12 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
             json_decref(last_error);
             last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
                                    e.message ? e.message : "");
+            /* A ref proven gone (STALE_REF) replaces what an earlier poll saw; an unproven
+             * read keeps it, and is reported only when nothing was ever seen. */
+            if (!last || e.code == AD_STALE_REF) {
+                json_decref(last);
+                last = unresolved_observation(&e);
+            }
             ad_error_clear(&e);
         } else {
             json_t *observed = NULL;
@@ -241,9 +264,12 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
             last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
                              "truncated", wins.count > 10);
             for (size_t i = 0; i < wins.count; i++) {
-                if (i < 10 && wins.items[i].title)
+                /* An untitled window is counted and listed as null, as list-windows shows
+                 * it, so count always matches titles up to the truncation. */
+                const char *t = wins.items[i].title;
+                if (i < 10)
                     json_array_append_new(json_object_get(last, "titles"),
-                                          json_string(wins.items[i].title));
+                                          t ? json_string(t) : json_null());
                 if (ad_contains_ci(wins.items[i].title, title)) {
                     *ret = json_pack("{s:I, s:b, s:o}", "elapsed_ms",
                                      (json_int_t)((ad_now_us() - started) / 1000), "found", 1,

@@ -155,6 +155,35 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
     return 0;
 }
 
+/* Step 4 off macOS: the process the ref was captured from is gone (or its pid now names
+ * another process), so no element of it can answer again. */
+static int process_exited(ad_error *err, const char *ref_text, int pid)
+{
+    ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
+    ad_error_suggest(err, "Launch the app again and take a new snapshot");
+    ad_error_detail(err, "kind", json_string("process_exited"));
+    ad_error_detail(err, "process_state", json_string("exited"));
+    return -1;
+}
+
+/* A failed lookup or read of the ref's own window. WINDOW_NOT_FOUND there means the window
+ * the ref was captured in closed: the ref is stale (snapshots-and-refs.md lists "the window
+ * closed" under STALE_REF), and the process is asked again because it may have exited in
+ * between. Any other failure (TIMEOUT, APP_UNRESPONSIVE, ...) is passed on unchanged. */
+static int window_gone(ad_adapter *a, const char *ref_text, int pid, const char *instance,
+                       ad_error *err)
+{
+    if (err->code != AD_WINDOW_NOT_FOUND)
+        return -1;
+    if (pid > 0 && !a->ops->process_alive(a, pid, instance))
+        return process_exited(err, ref_text, pid);
+    ad_error_set(err, AD_STALE_REF, "The window of %s has closed", ref_text);
+    ad_error_suggest(err, "Take a fresh snapshot of the window now open and use the new ref. "
+                          "Nothing was sent to the app.");
+    ad_error_detail(err, "kind", json_string("window_closed"));
+    return -1;
+}
+
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
 {
     return ad_resolve_live_bounds(ctx, r, deadline_us, false, err);
@@ -178,31 +207,21 @@ int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, boo
     const json_t *source = json_object_get(r->refmap, "source");
     int pid = (int)json_integer_value(json_object_get(source, "pid"));
     const char *instance = entry_str(source, "process_instance");
-    if (pid > 0 && !a->ops->process_alive(a, pid, instance)) {
-        ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
-        ad_error_suggest(err, "Launch the app again and take a new snapshot");
-        ad_error_detail(err, "kind", json_string("process_exited"));
-        ad_error_detail(err, "process_state", json_string("exited"));
-        return -1;
-    }
+    if (pid > 0 && !a->ops->process_alive(a, pid, instance))
+        return process_exited(err, ref_text, pid);
     const char *wid = entry_str(source, "source_window_id");
     if (!wid)
         return ad_error_set(err, AD_INTERNAL, "ref entry without a source window");
     if (a->ops->window_lookup(a, wid, deadline_us, &r->window, err) < 0)
-        return -1;
+        return window_gone(a, ref_text, pid, instance, err);
     /* The loaded pid is valid (refmap_check.c); a window whose pid is unknown now is not
      * proven to be that process's, so it fails closed too. */
-    if (r->window.pid != pid) {
-        ad_error_set(err, AD_STALE_REF, "The window of %s now belongs to another process",
-                     ref_text);
-        ad_error_detail(err, "kind", json_string("process_exited"));
-        ad_error_detail(err, "process_state", json_string("exited"));
-        return -1;
-    }
+    if (r->window.pid != pid)
+        return process_exited(err, ref_text, pid);
     ad_read_limits lim = ad_read_limits_default(deadline_us);
     lim.all_bounds = all_bounds;
     if (a->ops->read_window(a, wid, &lim, &r->tree, err) < 0)
-        return -1;
+        return window_gone(a, ref_text, pid, instance, err);
     r->idx = ad_identity_index_build(r->tree.root);
     if (!r->idx)
         return ad_error_set(err, AD_INTERNAL, "out of memory");

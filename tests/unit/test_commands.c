@@ -311,11 +311,13 @@ static void test_incomplete_drill_times_out_and_saves_nothing(void **state)
     assert_int_equal(len_before, len_after);
     assert_memory_equal(before, after, len_before);
     free(after);
-    /* A closed source window: WINDOW_NOT_FOUND, and still nothing saved. */
+    /* A closed source window: the drill ref is stale (window_closed), and still nothing
+     * saved. */
     f->win->complete = true;
     f->win->closed = true;
-    expect_code(run(f, "snapshot", tu_args("snapshot", "{s:s}", "root", ref_named(skel, "Extra")),
-                    1), "WINDOW_NOT_FOUND");
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "root", ref_named(skel, "Extra")), 1);
+    assert_string_equal(tu_str(env, "error.details.kind"), "window_closed");
+    expect_code(env, "STALE_REF");
     after = tu_read_file(path, &len_after);
     assert_int_equal(len_before, len_after);
     assert_memory_equal(before, after, len_before);

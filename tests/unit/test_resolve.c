@@ -356,9 +356,18 @@ static void test_live_reused_pid_is_an_exited_process(void **state)
 static void test_live_window_closed(void **state)
 {
     live *l = *state;
+    /* Regression (was a bug): the window the ref was captured in closed while its process
+     * runs on (a dialog's OK after the dialog went). The lookup's WINDOW_NOT_FOUND was passed
+     * on as is; snapshots-and-refs.md lists "the window closed" under STALE_REF, whose
+     * recovery is a fresh snapshot. */
     l->fake->wins[0].closed = true;
     assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
-    assert_int_equal(l->err.code, AD_WINDOW_NOT_FOUND);
+    expect_error(&l->err, AD_STALE_REF, "window_closed");
+    assert_null(json_object_get(l->err.details, "process_state"));
+    json_t *j;
+    assert_string_equal(recovery_strategy(&l->err, &j), "refresh_snapshot_then_retry_original");
+    assert_string_equal(tu_str(j, "disposition.delivery"), "not_delivered");
+    json_decref(j);
     assert_int_equal(l->fake->n_read_window, 0);
 }
 

@@ -20,6 +20,30 @@ count() { # $1 = pytest log, $2 = its exit status
   failed=$((failed + ${f:-0}))
 }
 
+count_tap() { # $1 = TAP output of a script, $2 = its exit status
+  local p f
+  p=$(grep -c '^ok ' "$1" || true)
+  f=$(grep -c '^not ok ' "$1" || true)
+  if [[ $2 != 0 && $f == 0 ]]; then f=1; fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+# The unit programs speak TAP: count their test cases ("ok N" / "not ok N" in meson's log),
+# not the programs. A program that failed without a "not ok" line (a crash, a sanitizer
+# report after the last case) still counts as one failure (meson's "Fail:" line).
+count_unit() { # $1 = build dir, $2 = console log, $3 = exit status of meson test
+  local tlog=$1/meson-logs/testlog.txt p f progs
+  p=$(grep -c '^ok ' "$tlog" 2>/dev/null || true)
+  f=$(grep -c '^not ok ' "$tlog" 2>/dev/null || true)
+  progs=$(grep -Eo '^Fail: +[0-9]+' "$2" | grep -Eo '[0-9]+' || true)
+  if [[ ${progs:-0} -gt ${f:-0} ]]; then f=$progs; fi
+  if [[ $3 != 0 && ${f:-0} == 0 ]]; then f=1; fi
+  echo "   $p test cases passed, $f failed ($1)"
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+}
+
 log=$(mktemp -d "${TMPDIR:-/tmp}/ad-test.XXXXXX")
 echo "== unit tests"
 meson test -C build --print-errorlogs >"$log/unit.txt" 2>&1

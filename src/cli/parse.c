@@ -6,19 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ad_arg_key(const char *name, char *buf, size_t size)
-{
-    size_t i = 0;
-    for (; name[i] && i + 1 < size; i++)
-        buf[i] = name[i] == '-' ? '_' : name[i];
-    buf[i] = '\0';
-}
-
 static int parse_fail(ad_error *err, const char *fmt, const char *a, const char *b)
 {
     ad_error_set(err, AD_INVALID_ARGS, fmt, a, b);
-    err->parse_error = true;
-    return -1;
+    return ad_arg_parse_error(err);
 }
 
 int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **ret,
@@ -40,18 +31,15 @@ int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **r
         long long v = strtoll(text, &end, 10);
         if (!*text || *end || errno) {
             parse_fail(err, "Invalid value for %s: expected a whole number%s", spec->name, "");
-            ad_error_suggest(err, "Pass a whole number, for example --%s 10", spec->name);
+            int64_t min, max;
+            ad_arg_int_bounds(spec, &min, &max);
+            ad_error_suggest(err, "Pass a whole number%s%s, for example %lld",
+                             spec->positional ? " as " : " with --",
+                             spec->name, (long long)(min > 10 || max < 10 ? min : 10));
             return -1;
         }
-        int64_t min = spec->min, max = spec->max;
-        if (min == 0 && max == 0)
-            max = INT64_MAX;
-        if (v < min || v > max) {
-            ad_error_set(err, AD_INVALID_ARGS, "Value %lld for %s is out of range [%lld, %lld]",
-                         v, spec->name, (long long)min, (long long)max);
-            err->parse_error = true;
+        if (ad_arg_int_check(spec, v, err) < 0)
             return -1;
-        }
         *ret = json_integer(v);
         return 0;
     }
@@ -262,8 +250,16 @@ int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
         return 0;
     }
     if (!p->command) {
-        p->action = AD_CLI_HELP;
-        return 0;
+        /* json-output.md: only --help, --version and a bare agent-desktop print text; global
+         * flags without a command, or a lone --, are a parse error with its envelope. */
+        if (argc <= 1) {
+            p->action = AD_CLI_HELP;
+            return 0;
+        }
+        ad_error_set(err, AD_INVALID_ARGS, "No command given");
+        ad_error_suggest(err, "Name a command, for example agent-desktop status; run "
+                              "agent-desktop --help to list them");
+        return ad_arg_parse_error(err);
     }
     if (fill_defaults(p->command->args, p->args, err) < 0)
         return -1;

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "core/arg_check.h" /* ad_arg_key */
 #include "core/command_table.h"
 #include "core/error.h"
 
@@ -30,7 +31,5 @@ void ad_cli_parsed_clear(ad_cli_parsed *p);
  * INVALID_ARGS. Shared with the decoders of other front ends. */
 int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **ret,
                            ad_error *err);
-/* The JSON key of a flag name: '-' becomes '_'. Writes into buf. */
-void ad_arg_key(const char *name, char *buf, size_t size);
 
 #endif

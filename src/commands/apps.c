@@ -105,13 +105,11 @@ int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
     json_t *surfaces = NULL;
     /* The app's process: any of its windows identifies it (window-owned surfaces). */
     if (app) {
-        if (ad_apps_matching(ctx, app, deadline, &apps, err) < 0)
-            return -1;
-        if (apps.count > 1) {
-            ad_error_set(err, AD_AMBIGUOUS_TARGET, "%zu instances of '%s' are running",
-                         apps.count, app);
-            ad_error_suggest(err, "Run list-apps and pick one instance");
-            ad_app_list_free(&apps);
+        if (ad_app_one_instance(ctx, app, deadline, &apps, err) < 0) {
+            if (err->code == AD_AMBIGUOUS_TARGET) /* list-surfaces takes no --window-id */
+                ad_error_suggest(err, "Read one instance's overlays with snapshot --window-id "
+                                      "ID --surface menu (or sheet, alert), ID from "
+                                      "details.candidates");
             return -1;
         }
         win.pid = apps.items[0].pid;

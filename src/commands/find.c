@@ -31,19 +31,25 @@ static const struct { const char *alias, *role; } role_aliases[] = {
 };
 
 /* Folds a --role query: trimmed, lowercase, aliases resolved. Writes into buf. */
-static void fold_role(const char *in, char *buf, size_t size)
+/* Lower-cases and trims `in` into buf and applies the aliases; false when it does not fit
+ * (a cut name could become another role). */
+static bool fold_role(const char *in, char *buf, size_t size)
 {
     while (isspace((unsigned char)*in))
         in++;
     size_t n = 0;
-    for (; in[n] && n + 1 < size; n++)
+    for (; in[n]; n++) {
+        if (n + 1 >= size)
+            return false;
         buf[n] = (char)tolower((unsigned char)in[n]);
+    }
     while (n > 0 && isspace((unsigned char)buf[n - 1]))
         n--;
     buf[n] = '\0';
     for (size_t i = 0; i < sizeof(role_aliases) / sizeof(role_aliases[0]); i++)
         if (strcmp(buf, role_aliases[i].alias) == 0)
             snprintf(buf, size, "%s", role_aliases[i].role);
+    return true;
 }
 
 static bool text_match(const char *have, const char *want, bool exact)
@@ -285,8 +291,8 @@ static int build_query(const json_t *args, query *q, char *role_buf, size_t size
     memset(q, 0, sizeof(*q));
     const char *role = ad_arg_str(args, "role");
     if (role) {
-        fold_role(role, role_buf, size);
-        if (!*role_buf || strcmp(role_buf, "unknown") == 0) {
+        if (!fold_role(role, role_buf, size) || !*role_buf ||
+            strcmp(role_buf, "unknown") == 0) {
             ad_error_set(err, AD_INVALID_ARGS, "'%s' is not a role you can query", role);
             ad_error_suggest(err, "Use a canonical role such as button, textfield or group");
             return -1;
@@ -316,8 +322,6 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         return -1;
     }
     int64_t limit = ad_arg_int(args, "limit", 50);
-    if (limit < 0)
-        return ad_error_set(err, AD_INVALID_ARGS, "--limit must be 0 or more");
     search_scope s = {0};
     node_list l = {0};
     json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();

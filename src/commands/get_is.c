@@ -8,6 +8,7 @@
 #include "core/ctx.h"
 #include "core/present.h"
 #include "core/resolve.h"
+#include "core/visibility.h"
 
 /* get and is take no --timeout-ms; they share the default deadline of find. */
 #define REF_READ_TIMEOUT_MS 5000
@@ -95,15 +96,21 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
 }
 
 /* Evaluates one `is` property. *applicable is false when it does not apply to this element
- * or its states could not be read; the result is then false and means unknown. */
-static bool evaluate(const ad_node *n, const char *prop, bool *applicable)
+ * or could not be read (states, or for visible the bounds or the screen); the result is then
+ * false and means unknown. */
+static bool evaluate(const ad_node *n, const ad_tree *tree, const char *prop,
+                     bool *applicable)
 {
+    if (strcmp(prop, "visible") == 0) {
+        const char *why = NULL;
+        ad_visibility v = ad_visibility_of(n, tree, &why);
+        *applicable = v != AD_VISIBILITY_UNKNOWN;
+        return v == AD_VISIBLE;
+    }
     *applicable = n->states_state == AD_FIELD_KNOWN;
     if (!*applicable)
         return false;
     uint32_t s = n->states;
-    if (strcmp(prop, "visible") == 0)
-        return !(s & (1u << AD_ST_HIDDEN)) && !(s & (1u << AD_ST_OFFSCREEN));
     if (strcmp(prop, "enabled") == 0)
         return !(s & (1u << AD_ST_DISABLED));
     if (strcmp(prop, "focused") == 0)
@@ -132,7 +139,7 @@ int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
         return -1;
     }
     bool applicable = false;
-    bool result = evaluate(r.node, prop, &applicable);
+    bool result = evaluate(r.node, &r.tree, prop, &applicable);
     *ret_data = json_pack("{s:b, s:s, s:s, s:b}", "applicable", applicable, "property", prop,
                           "ref", ref, "result", result);
     ad_resolved_clear(&r);

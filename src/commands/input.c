@@ -22,16 +22,23 @@ static bool headed(const ad_ctx *ctx)
 }
 
 /* Lowercased, without spaces; a bare uppercase letter keeps its case (it adds Shift). */
-static void normalize_combo(const char *in, char *out, size_t size)
+/* Copies the combo without spaces into out; false when it does not fit (never cut: a cut
+ * combo would be another combo, and a cut character is not UTF-8). */
+static bool normalize_combo(const char *in, char *out, size_t size)
 {
     size_t n = 0;
-    for (; *in && n + 1 < size; in++)
-        if (!isspace((unsigned char)*in))
-            out[n++] = *in;
+    for (; *in; in++) {
+        if (isspace((unsigned char)*in))
+            continue;
+        if (n + 1 >= size)
+            return false;
+        out[n++] = *in;
+    }
     out[n] = '\0';
     if (!(n == 1 && isupper((unsigned char)out[0])))
         for (char *p = out; *p; p++)
             *p = (char)tolower((unsigned char)*p);
+    return true;
 }
 
 /* Combos that end the session, close windows or lock the screen on Linux desktops. */
@@ -49,7 +56,9 @@ static bool blocked_combo(const char *combo)
 static int check_combo(ad_ctx *ctx, const json_t *args, char *combo, size_t size, ad_error *err)
 {
     const char *raw = ad_arg_str(args, "combo");
-    normalize_combo(raw ? raw : "", combo, size);
+    if (!normalize_combo(raw ? raw : "", combo, size))
+        return ad_error_set(err, AD_INVALID_ARGS, "The key combo is longer than %zu bytes",
+                            size - 1);
     if (!*combo)
         return ad_error_set(err, AD_INVALID_ARGS, "The key combo is empty");
     if (!ctx->adapter->ops->parse_combo)

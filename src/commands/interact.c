@@ -10,6 +10,7 @@
 #include "commands/type_keys.h"
 #include "core/action.h"
 #include "core/ctx.h"
+#include "core/utf8.h"
 
 #define TYPE_MAX_BYTES 10000
 #define SET_VALUE_MAX_BYTES (128 * 1024)
@@ -51,12 +52,12 @@ static const ad_action_spec *spec_for(const char *name)
 }
 
 /* Reads all of stdin (a pipe or a file, never a terminal) into a new string. */
-static char *read_stdin(size_t limit, ad_error *err)
+static char *read_stdin(const char *command, size_t limit, ad_error *err)
 {
     if (isatty(STDIN_FILENO)) {
         ad_error_set(err, AD_INVALID_ARGS, "--stdin needs a pipe or a redirected file, not a "
                                            "terminal");
-        ad_error_suggest(err, "printf '%%s' 'text' | agent-desktop type REF --stdin");
+        ad_error_suggest(err, "printf '%%s' 'text' | agent-desktop %s REF --stdin", command);
         return NULL;
     }
     size_t cap = 4096, len = 0;
@@ -88,25 +89,10 @@ static char *read_stdin(size_t limit, ad_error *err)
     return NULL;
 }
 
-static bool valid_utf8(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int n = *p < 0x80 ? 0 : (*p >> 5) == 6 ? 1 : (*p >> 4) == 14 ? 2 : (*p >> 3) == 30 ? 3 : -1;
-        if (n < 0)
-            return false;
-        p++;
-        for (int i = 0; i < n; i++, p++)
-            if ((*p & 0xC0) != 0x80)
-                return false;
-    }
-    return true;
-}
-
 /* The text of type / set-value: the positional or --stdin, exactly one of them. The text
  * is never echoed in an error: it may be a secret. */
-static int text_argument(const json_t *args, const char *key, size_t limit, char **ret,
-                         bool *ret_stdin, ad_error *err)
+static int text_argument(const char *command, const json_t *args, const char *key,
+                         size_t limit, char **ret, bool *ret_stdin, ad_error *err)
 {
     const char *inline_text = ad_arg_str(args, key);
     *ret_stdin = ad_arg_bool(args, "stdin");
@@ -115,13 +101,17 @@ static int text_argument(const json_t *args, const char *key, size_t limit, char
         ad_error_suggest(err, "To enter the literal text --stdin, put it after --");
         return -1;
     }
-    char *text = *ret_stdin ? read_stdin(limit, err) : strdup(inline_text);
+    char *text = *ret_stdin ? read_stdin(command, limit, err) : strdup(inline_text);
     if (!text)
         return err->message ? -1 : ad_error_set(err, AD_INTERNAL, "out of memory");
-    if (strlen(text) > limit || !valid_utf8(text)) {
-        ad_error_set(err, AD_INVALID_ARGS, strlen(text) > limit
-                                               ? "The %s is longer than the limit of %zu bytes"
-                                               : "The %s is not valid UTF-8%.0zu", key, limit);
+    size_t len = strlen(text);
+    int rc = 0;
+    if (len > limit)
+        rc = ad_error_set(err, AD_INVALID_ARGS, "The %s is longer than the limit of %zu bytes",
+                          key, limit);
+    else if (!ad_utf8_valid(text, len))
+        rc = ad_error_set(err, AD_INVALID_ARGS, "The %s is not valid UTF-8", key);
+    if (rc < 0) {
         free(text);
         return -1;
     }
@@ -147,7 +137,8 @@ int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
     bool from_stdin = false;
     int64_t timeout = ad_arg_int(args, "timeout_ms", 5000);
     if (strcmp(spec->name, "type") == 0) {
-        if (text_argument(args, "text", TYPE_MAX_BYTES, &text, &from_stdin, err) < 0)
+        if (text_argument(spec->name, args, "text", TYPE_MAX_BYTES, &text, &from_stdin,
+                          err) < 0)
             return -1;
         if (json_object_get(args, "interval_ms")) {
             /* The budget applies to each keystroke. */
@@ -159,16 +150,13 @@ int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
         if (!json_object_get(args, "timeout_ms"))
             timeout = 5000 + TYPE_MS_PER_CHAR * (int64_t)utf8_chars(text);
     } else if (strcmp(spec->name, "set-value") == 0) {
-        if (text_argument(args, "value", SET_VALUE_MAX_BYTES, &text, &from_stdin, err) < 0)
+        if (text_argument(spec->name, args, "value", SET_VALUE_MAX_BYTES, &text, &from_stdin,
+                          err) < 0)
             return -1;
     } else if (strcmp(spec->name, "select") == 0) {
         text = strdup(ad_arg_str(args, "value"));
     } else if (strcmp(spec->name, "clear") == 0) {
         text = strdup("");
-    }
-    if (timeout < 0) {
-        free(text);
-        return ad_error_set(err, AD_INVALID_ARGS, "--timeout-ms must be 0 or more");
     }
     int rc = ad_ref_action_run(ctx, spec, ref, text, timeout, from_stdin, ret_data, err);
     free(text);
@@ -189,8 +177,6 @@ int ad_cmd_scroll(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     }
     const char *dir = ad_arg_str(args, "direction");
     int amount = (int)ad_arg_int(args, "amount", 3);
-    if (amount < 1)
-        return ad_error_set(err, AD_INVALID_ARGS, "--amount must be 1 or more");
     ad_action_spec spec = {.name = "scroll", .act = AD_ACT_SCROLL_TO, .physical_only = true,
                            .phys = AD_PHYS_WHEEL};
     /* The wheel convention of mouse-wheel: a negative dy scrolls down. */

@@ -16,7 +16,6 @@
 #include "core/window_select.h"
 
 #define SKELETON_DEPTH 3
-#define MAX_DEPTH_LIMIT 50
 #define WINDOW_CHOICE_FLOOR_MS 2000
 
 static json_t *window_brief(const ad_window *w)
@@ -29,14 +28,8 @@ static json_t *window_brief(const ad_window *w)
 
 static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
 {
+    (void)err; /* --max-depth is range-checked from the command table (0 to 50) */
     int64_t depth = ad_arg_int(args, "max_depth", 10);
-    if (depth > MAX_DEPTH_LIMIT) {
-        ad_error_set(err, AD_INVALID_ARGS, "max depth %lld exceeds the supported maximum of 50",
-                     (long long)depth);
-        ad_error_suggest(err, "Use a max depth of 50 or less, or drill into a subtree with "
-                              "snapshot --root <ref>");
-        return -1;
-    }
     *o = (ad_present_opts){
         .interactive_only = ad_arg_bool(args, "interactive_only"),
         .compact = ad_arg_bool(args, "compact"),

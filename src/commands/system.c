@@ -7,6 +7,7 @@
 #include "core/ctx.h"
 #include "core/dispatch.h"
 #include "core/refstore.h"
+#include "core/utf8.h"
 
 static json_t *surfaces_json(ad_ctx *ctx, bool available)
 {
@@ -65,7 +66,8 @@ int ad_cmd_status(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
                         ctx->session_id ? json_string(ctx->session_id) : json_null());
     json_object_set_new(d, "snapshot_id", latest ? json_string(latest) : json_null());
     free(latest);
-    json_object_set_new(d, "state_root", json_string(ctx->state_root));
+    /* A path from AGENT_DESKTOP_HOME need not be UTF-8; json_string would drop the key. */
+    json_object_set_new(d, "state_root", ad_json_text(ctx->state_root));
     json_object_set_new(d, "supported_surfaces", surfaces_json(ctx, available));
     json_object_set_new(d, "tracing", json_false());
     json_object_set_new(d, "version", json_string(AD_RELEASE_VERSION));

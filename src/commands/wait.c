@@ -17,6 +17,7 @@
 #include "core/refs.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
+#include "core/visibility.h"
 #include "core/window_select.h"
 
 #define POLL_MS 100
@@ -89,24 +90,29 @@ static const ad_action_spec *actionable_spec(const char *action)
 
 /* Evaluates the predicate on a resolved node; fills *observed (new reference). */
 static bool element_holds(const json_t *args, const char *predicate, const ad_node *n,
-                          json_t **observed)
+                          const ad_tree *tree, json_t **observed)
 {
     bool known = n->states_state == AD_FIELD_KNOWN;
     if (strcmp(predicate, "exists") == 0) {
         *observed = json_pack("{s:b}", "exists", 1);
         return true;
     }
-    if (strcmp(predicate, "enabled") == 0 || strcmp(predicate, "visible") == 0) {
-        bool ok = strcmp(predicate, "enabled") == 0
-                      ? !(n->states & (1u << AD_ST_DISABLED))
-                      : !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+    if (strcmp(predicate, "visible") == 0) {
+        const char *why = NULL;
+        ad_visibility v = ad_visibility_of(n, tree, &why);
+        *observed = json_pack("{s:b, s:b}", "applicable", v != AD_VISIBILITY_UNKNOWN,
+                              predicate, v == AD_VISIBLE);
+        return v == AD_VISIBLE;
+    }
+    if (strcmp(predicate, "enabled") == 0) {
+        bool ok = !(n->states & (1u << AD_ST_DISABLED));
         *observed = json_pack("{s:b, s:b}", "applicable", known, predicate, known && ok);
         return known && ok;
     }
     if (strcmp(predicate, "actionable") == 0) {
         ad_actionability a;
-        ad_actionability_eval(actionable_spec(ad_arg_str(args, "action")), n, false, NULL, 1,
-                              &a);
+        ad_actionability_eval(actionable_spec(ad_arg_str(args, "action")), n, tree, false,
+                              NULL, 1, &a);
         *observed = json_pack("{s:b, s:O}", "actionable", a.actionable, "checks", a.checks);
         bool ok = a.actionable;
         ad_actionability_clear(&a);
@@ -122,6 +128,23 @@ static bool element_holds(const json_t *args, const char *predicate, const ad_no
                           (json_int_t)strlen(want), "matched", match, "value_chars",
                           (json_int_t)(have ? strlen(have) : 0), "value_present", have != NULL);
     return match;
+}
+
+static bool detail_is(const ad_error *e, const char *key, const char *want)
+{
+    const char *v = json_string_value(e->details ? json_object_get(e->details, key) : NULL);
+    return v && strcmp(v, want) == 0;
+}
+
+/* last_observed for a poll whose ref did not resolve: "exists" is false only when the
+ * resolution proved the element gone (STALE_REF); otherwise it is left out, unknown. The
+ * reason is in last_error. New reference. */
+static json_t *unresolved_observation(const ad_error *e)
+{
+    json_t *o = json_pack("{s:b}", "resolved", 0);
+    if (e->code == AD_STALE_REF)
+        json_object_set_new(o, "exists", json_false());
+    return o;
 }
 
 /* Arms change wake-ups on the app that owns the ref's window (any app if unknown). */
@@ -165,12 +188,12 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         ad_error e = AD_ERROR_INIT;
         int rc = ad_resolve_load(ctx, ref, &r, &e);
         if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(started, deadline), &e)) < 0) {
-            /* Refs that can never resolve fail now; the rest are "not yet". */
+            /* Refs that can never resolve fail now (an exited process never comes back);
+             * the rest are "not yet". */
             bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
-                         (e.code == AD_AMBIGUOUS_TARGET && e.details &&
-                          json_object_get(e.details, "kind") &&
-                          strcmp(json_string_value(json_object_get(e.details, "kind")),
-                                 "identity_not_unique") == 0) ||
+                         (e.code == AD_AMBIGUOUS_TARGET &&
+                          detail_is(&e, "kind", "identity_not_unique")) ||
+                         (e.code == AD_STALE_REF && detail_is(&e, "process_state", "exited")) ||
                          e.code == AD_PLATFORM_NOT_SUPPORTED;
             if (final) {
                 ad_error_move(err, &e);
@@ -182,10 +205,16 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
             json_decref(last_error);
             last_error = json_pack("{s:s, s:s}", "code", ad_error_code_name(e.code), "message",
                                    e.message ? e.message : "");
+            /* A ref proven gone (STALE_REF) replaces what an earlier poll saw; an unproven
+             * read keeps it, and is reported only when nothing was ever seen. */
+            if (!last || e.code == AD_STALE_REF) {
+                json_decref(last);
+                last = unresolved_observation(&e);
+            }
             ad_error_clear(&e);
         } else {
             json_t *observed = NULL;
-            bool ok = element_holds(args, predicate, r.node, &observed);
+            bool ok = element_holds(args, predicate, r.node, &r.tree, &observed);
             if (ok) {
                 *ret = json_pack("{s:I, s:b, s:o, s:s, s:s}", "elapsed_ms",
                                  (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
@@ -235,9 +264,12 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
             last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
                              "truncated", wins.count > 10);
             for (size_t i = 0; i < wins.count; i++) {
-                if (i < 10 && wins.items[i].title)
+                /* An untitled window is counted and listed as null, as list-windows shows
+                 * it, so count always matches titles up to the truncation. */
+                const char *t = wins.items[i].title;
+                if (i < 10)
                     json_array_append_new(json_object_get(last, "titles"),
-                                          json_string(wins.items[i].title));
+                                          t ? json_string(t) : json_null());
                 if (ad_contains_ci(wins.items[i].title, title)) {
                     *ret = json_pack("{s:I, s:b, s:o}", "elapsed_ms",
                                      (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
@@ -405,8 +437,6 @@ int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     int64_t timeout_ms = ad_arg_int(args, "timeout", 30000);
     if (strcmp(mode, "ms") == 0) {
         int64_t ms = ad_arg_int(args, "ms", 0);
-        if (ms < 0 || ms > 86400000)
-            return ad_error_set(err, AD_INVALID_ARGS, "wait MS takes 0 to 86400000");
         struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
         *ret_data = json_pack("{s:I}", "waited_ms", (json_int_t)ms);

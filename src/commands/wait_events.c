@@ -201,23 +201,52 @@ static json_t *diff(const char *kind, const json_t *args, const char *app, int p
     return NULL;
 }
 
-/* The process --app names now, or 0. */
-/* The pid of --app, 0 when no app matches in a complete inventory, -1 (err filled) when the
- * lookup could not tell (an app that did not answer is not an app that is gone). */
-static int resolve_pid(ad_ctx *ctx, const char *app, int64_t deadline, ad_error *err)
+/* The one process --app names now into *ret_pid, or 0 when none does in a complete inventory.
+ * Several running instances are AMBIGUOUS_TARGET (-1): the event would otherwise be watched
+ * on whichever was listed first. With `strict`, a lookup that could not tell (an app that did
+ * not answer is not an app that is gone) fails too (-1, err filled); without, it leaves 0
+ * for the next poll. app-launched watches for a new process, so the ones already running are
+ * only its baseline. */
+static int resolve_pid(ad_ctx *ctx, const char *kind, const char *app, int64_t deadline,
+                       bool strict, int *ret_pid, ad_error *err)
 {
     ad_app_list l = {0};
     ad_error e = AD_ERROR_INIT;
-    int pid = 0;
-    if (app && ad_apps_matching(ctx, app, deadline, &l, &e) == 0 && l.count >= 1)
-        pid = l.items[0].pid;
-    else if (app && e.code != AD_APP_NOT_FOUND) {
-        ad_error_move(err, &e);
-        pid = -1;
-    }
+    *ret_pid = 0;
+    int rc = app ? strcmp(kind, "app-launched") == 0
+                       ? ad_apps_matching(ctx, app, deadline, &l, &e)
+                       : ad_app_one_instance(ctx, app, deadline, &l, &e)
+                 : -1;
+    if (rc == 0 && l.count >= 1)
+        *ret_pid = l.items[0].pid;
     ad_app_list_free(&l);
+    if (app && rc < 0 &&
+        (e.code == AD_AMBIGUOUS_TARGET || (strict && e.code != AD_APP_NOT_FOUND))) {
+        ad_error_move(err, &e);
+        return -1;
+    }
     ad_error_clear(&e);
-    return pid;
+    return 0;
+}
+
+/* --app narrows --window-id here too: a window that exists now and belongs to another app
+ * can never match, so the wait refuses it (WINDOW_NOT_FOUND window_not_of_app) instead of
+ * timing out. A window not there yet may still open, so its absence is no refusal. */
+static bool window_of_another_app(ad_ctx *ctx, const char *app, const char *window_id,
+                                  int64_t deadline, ad_error *err)
+{
+    if (!app || !window_id)
+        return false;
+    ad_window w = {0};
+    ad_error e = AD_ERROR_INIT;
+    int rc = ad_window_by_id(ctx, app, window_id, deadline, &w, &e);
+    ad_window_clear(&w);
+    const char *kind = json_string_value(e.details ? json_object_get(e.details, "kind") : NULL);
+    bool refused = rc < 0 && kind && strcmp(kind, "window_not_of_app") == 0;
+    if (refused)
+        ad_error_move(err, &e);
+    ad_error_clear(&e);
+    return refused;
 }
 
 int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
@@ -233,8 +262,11 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
                                                   "focus-changed");
     if (surface && !app)
         return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
-    int pid = resolve_pid(ctx, app, ad_wait_read_deadline(started, deadline), err);
-    if (pid < 0)
+    int pid = 0;
+    if (resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), true, &pid,
+                    err) < 0 ||
+        window_of_another_app(ctx, app, ad_arg_str(args, "window_id"),
+                              ad_wait_read_deadline(started, deadline), err))
         return -1;
     if (app && !pid) {
         if (strcmp(kind, "focus-changed") == 0) {
@@ -255,11 +287,11 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
     for (;;) {
         nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
-                            strcmp(kind, "surface-appeared") == 0)) {
-            ad_error ignored = AD_ERROR_INIT; /* racing a launch: the next poll asks again */
-            pid = resolve_pid(ctx, app, ad_wait_read_deadline(started, deadline), &ignored);
-            pid = pid < 0 ? 0 : pid;
-            ad_error_clear(&ignored);
+                            strcmp(kind, "surface-appeared") == 0) &&
+            resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), false, &pid,
+                        err) < 0) {
+            observation_clear(&base); /* racing a launch: two processes came up */
+            return -1;
         }
         observation now;
         observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &now);

@@ -14,6 +14,7 @@
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
+#include "core/visibility.h"
 
 /* How long the readback waits for an asynchronous update (GTK applies many actions from an
  * idle callback) before a different value counts as a contradiction. */
@@ -26,9 +27,12 @@ static bool expanded(const ad_node *n)
     return n->states & (1u << AD_ST_EXPANDED);
 }
 
-static bool shown(const ad_node *n)
+/* scroll-to's postcondition (core/visibility.h): 1 visible, 0 proven not, -1 unreadable. */
+static int shown(const ad_node *n, const ad_tree *tree)
 {
-    return !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
+    const char *why = NULL;
+    ad_visibility v = ad_visibility_of(n, tree, &why);
+    return v == AD_VISIBLE ? 1 : v == AD_NOT_VISIBLE ? 0 : -1;
 }
 
 /* The element's state as data.post_state reports it. The value appears for the actions
@@ -83,8 +87,8 @@ static int value_equals(const ad_node *n, const char *want)
 
 /* Is the request already satisfied? Then nothing is delivered. `want` is the value a
  * set-value or clear writes. */
-static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, const char *text,
-                              const char *want)
+static bool already_satisfied(const ad_action_spec *spec, const ad_node *n,
+                              const ad_tree *tree, const char *text, const char *want)
 {
     if (spec->act == AD_ACT_SELECT)
         return text && shows_choice(n, text) == 1;
@@ -97,7 +101,7 @@ static bool already_satisfied(const ad_action_spec *spec, const ad_node *n, cons
     case AD_VERIFY_UNCHECKED: return ad_node_checked(n) == 0;
     case AD_VERIFY_EXPANDED: return expanded(n);
     case AD_VERIFY_COLLAPSED: return !expanded(n);
-    case AD_VERIFY_VISIBLE: return shown(n);
+    case AD_VERIFY_VISIBLE: return shown(n, tree) == 1;
     default: return false;
     }
 }
@@ -166,7 +170,7 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
                                  strlen(v ? v : "") ==
                                      strlen(before_value ? before_value : "") + strlen(want));
                 break;
-            case AD_VERIFY_VISIBLE: outcome = states ? shown(n) : -1; break;
+            case AD_VERIFY_VISIBLE: outcome = shown(n, &r->tree); break;
             case AD_VERIFY_NONE: outcome = 1; break;
             }
         }
@@ -389,7 +393,7 @@ static int precheck_under_lease(ad_ctx *ctx, const ad_action_spec *spec, const a
     const char *problem = ad_checked_state_problem(spec, r->node);
     if (problem)
         return ad_checked_state_error(spec, problem, err);
-    *ret_satisfied = already_satisfied(spec, r->node, text, want);
+    *ret_satisfied = already_satisfied(spec, r->node, &r->tree, text, want);
     if (*ret_satisfied || (spec->act == AD_ACT_SCROLL_TO && !spec->physical_only))
         return 0;
     return ad_modal_block_check(ctx, &r->window, deadline, err);
@@ -421,7 +425,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                          !(spec->act == AD_ACT_SELECT && r.node->value.state == AD_FIELD_ABSENT)) ||
                         spec->verify == AD_VERIFY_INSERTED;
     const char *want = expected_value(spec, text);
-    if (already_satisfied(spec, r.node, text, want)) {
+    if (already_satisfied(spec, r.node, &r.tree, text, want)) {
         *ret_data = skipped_report(spec, r.node, &w, hide, value_action);
         rc = 0;
         goto done;

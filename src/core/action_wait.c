@@ -119,7 +119,8 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
         }
         samples++;
         ad_actionability a;
-        ad_actionability_eval(spec, r->node, headed, have_prev ? &prev : NULL, samples, &a);
+        ad_actionability_eval(spec, r->node, &r->tree, headed, have_prev ? &prev : NULL,
+                              samples, &a);
         if (a.actionable && pointer_delivery(spec, headed))
             check_receives_events(ctx, r, &a);
         if (a.actionable || a.terminal || ad_now_us() >= deadline) {

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "core/visibility.h"
+
 static bool has(const ad_node *n, unsigned bit)
 {
     return n->states & (1u << bit);
@@ -87,29 +89,55 @@ static const char *unsupported(const ad_action_spec *spec, const ad_node *n)
     return "unknown action";
 }
 
-void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool headed,
-                           const ad_rect *previous, int samples, ad_actionability *a)
+/* visible (core/visibility.h). scroll-to exists to make its target visible, so there being
+ * on screen is the readback, not a precondition: only a hidden element (not marked for
+ * display at all) or unread states fail it beforehand. */
+static void check_visible(ad_actionability *a, const ad_action_spec *spec, const ad_node *n,
+                          const ad_tree *tree)
+{
+    const char *why = NULL;
+    ad_visibility v = ad_visibility_of(n, tree, &why);
+    bool reveals = spec->verify == AD_VERIFY_VISIBLE;
+    if (reveals && n->states_state == AD_FIELD_KNOWN && !has(n, AD_ST_HIDDEN))
+        return;
+    if (v == AD_VISIBLE)
+        check(a, "visible", "pass", NULL);
+    else
+        check(a, "visible", v == AD_NOT_VISIBLE ? "fail" : "unknown", why);
+}
+
+/* stable: the same bounds in two samples. Bounds that cannot be read never prove it
+ * (scroll.md: "live bounds unavailable"). */
+static void check_stable(ad_actionability *a, const ad_node *n, const ad_rect *previous,
+                         int samples)
+{
+    bool known = n->bounds_state == AD_FIELD_KNOWN;
+    bool moved = known && previous && memcmp(previous, &n->bounds, sizeof(*previous)) != 0;
+    const char *why = !known ? AD_NO_LIVE_BOUNDS
+                      : moved ? "the element moved between samples"
+                              : NULL;
+    json_t *stab = json_pack("{s:s, s:s, s:{s:i}}", "check", "stable", "status",
+                             why ? "fail" : "pass", "stability", "samples", samples);
+    if (why)
+        json_object_set_new(stab, "reason", json_string(why));
+    json_array_append_new(a->checks, stab);
+    if (why && a->actionable) {
+        a->actionable = false;
+        a->failed_check = "stable";
+        a->reason = why;
+    }
+}
+
+void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, const ad_tree *tree,
+                           bool headed, const ad_rect *previous, int samples,
+                           ad_actionability *a)
 {
     memset(a, 0, sizeof(*a));
     a->actionable = true;
     a->checks = json_array();
     bool states_known = n->states_state == AD_FIELD_KNOWN;
-    if (!states_known)
-        check(a, "visible", "unknown", "states could not be read");
-    else if (has(n, AD_ST_HIDDEN) || has(n, AD_ST_OFFSCREEN))
-        check(a, "visible", "fail", has(n, AD_ST_HIDDEN) ? "hidden" : "offscreen");
-    else
-        check(a, "visible", "pass", NULL);
-    bool moved = previous && n->bounds_state == AD_FIELD_KNOWN &&
-                 memcmp(previous, &n->bounds, sizeof(*previous)) != 0;
-    json_t *stab = json_pack("{s:s, s:s, s:{s:i}}", "check", "stable", "status",
-                             moved ? "fail" : "pass", "stability", "samples", samples);
-    json_array_append_new(a->checks, stab);
-    if (moved && a->actionable) {
-        a->actionable = false;
-        a->failed_check = "stable";
-        a->reason = "the element moved between samples";
-    }
+    check_visible(a, spec, n, tree);
+    check_stable(a, n, previous, samples);
     if (!states_known)
         check(a, "enabled", "unknown", "states could not be read");
     else

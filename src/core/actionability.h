@@ -22,10 +22,12 @@ typedef struct {
     json_t *checks;             /* the list for details.checks (new reference) */
 } ad_actionability;
 
-/* Evaluates every check on a live node. `previous` is the same element's bounds from the
- * previous sample (NULL on the first), for the stability check. */
-void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, bool headed,
-                           const ad_rect *previous, int samples, ad_actionability *ret);
+/* Evaluates every check on a live node of `tree` (its screen decides visibility).
+ * `previous` is the same element's bounds from the previous sample (NULL on the first), for
+ * the stability check. */
+void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, const ad_tree *tree,
+                           bool headed, const ad_rect *previous, int samples,
+                           ad_actionability *ret);
 void ad_actionability_clear(ad_actionability *a);
 
 /* check, uncheck and toggle decide from the checked state, so it must be read before anything

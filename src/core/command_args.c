@@ -5,7 +5,9 @@
 
 #include "core/command_args.h"
 
-/* Coordinates and deltas may be negative; min 0 / max 0 would mean "any value >= 0". */
+/* Coordinates and deltas may be negative; min 0 / max 0 would mean "any value >= 0". A value
+ * outside [min, max] is a parse error (exit 2, core/arg_check.h), so a range the spec states
+ * belongs here, not in a handler. */
 #define AD_SIGNED_MIN INT32_MIN
 #define AD_SIGNED_MAX INT32_MAX
 
@@ -113,7 +115,7 @@ const ad_arg_spec ad_args_snapshot[] = {
      .help = "Drill into one ref's subtree and replace that region's refs."},
     {.name = "surface", .type = AD_ARG_STRING, .default_value = "window",
      .help = "Read the selected UI surface."},
-    {.name = "max-depth", .type = AD_ARG_INT, .default_value = "10",
+    {.name = "max-depth", .type = AD_ARG_INT, .default_value = "10", .min = 0, .max = 50,
      .help = "Maximum depth, up to 50."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "3000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Observation deadline."},
@@ -230,8 +232,8 @@ const ad_arg_spec ad_args_scroll[] = {
      .help = "Qualified ref of the scroll area."},
     {.name = "direction", .type = AD_ARG_ENUM, .default_value = "down",
      .choices = "up|down|left|right", .help = "Scroll direction."},
-    {.name = "amount", .type = AD_ARG_INT, .default_value = "3", .min = 0,
-     .max = AD_SIGNED_MAX, .help = "Number of scroll units."},
+    {.name = "amount", .type = AD_ARG_INT, .default_value = "3", .min = 1,
+     .max = AD_SIGNED_MAX, .help = "Number of scroll units, 1 or more."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Wait budget."},
     {0},
@@ -382,8 +384,8 @@ const ad_arg_spec ad_args_clipboard_set[] = {
 };
 
 const ad_arg_spec ad_args_wait[] = {
-    {.name = "ms", .type = AD_ARG_INT, .positional = true,
-     .help = "Pause for this many milliseconds."},
+    {.name = "ms", .type = AD_ARG_INT, .positional = true, .min = 0, .max = 86400000,
+     .help = "Pause for this many milliseconds, at most 86400000."},
     {.name = "element", .type = AD_ARG_STRING,
      .help = "Wait until the element behind this ref satisfies --predicate."},
     {.name = "predicate", .type = AD_ARG_ENUM,

@@ -282,6 +282,12 @@ static bool arg_name_equal(const char *a, const char *b) {
     }
 }
 
+bool ad_command_takes_flag(const ad_command *cmd, const char *name)
+{
+    const ad_arg_spec *s = cmd ? ad_arg_spec_find(cmd->args, name) : NULL;
+    return s && !s->positional;
+}
+
 const ad_arg_spec *ad_arg_spec_find(const ad_arg_spec *specs, const char *name) {
     if (!specs || !name)
         return NULL;

@@ -38,7 +38,7 @@ typedef struct {
     bool required;             /* a missing required argument is a parse error (exit 2) */
     const char *default_value; /* textual default, or NULL for none */
     const char *choices;       /* AD_ARG_ENUM only: "text|value|title" */
-    int64_t min, max;          /* AD_ARG_INT only; both 0 means any value >= 0 */
+    int64_t min, max;          /* AD_ARG_INT only: [min, max]; max 0 means no upper bound */
     const char *help;          /* one line for --help */
 } ad_arg_spec;
 
@@ -72,5 +72,9 @@ const ad_command *ad_command_find(const char *name);
 
 /* Looks an argument up by long name (with '-' or '_') in a NULL-terminated spec array. */
 const ad_arg_spec *ad_arg_spec_find(const ad_arg_spec *specs, const char *name);
+
+/* True when cmd (NULL: none) declares the flag `name` (not a positional of that name), so
+ * a suggestion may tell the user to pass it. */
+bool ad_command_takes_flag(const ad_command *cmd, const char *name);
 
 #endif

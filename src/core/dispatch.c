@@ -7,11 +7,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/arg_check.h"
 #include "core/ctx.h"
 #include "core/post_wait.h"
 #include "core/refs.h"
 #include "core/state_files.h"
 #include "core/state_root.h"
+#include "core/suggestion.h"
+#include "core/utf8.h"
 
 int64_t ad_now_us(void)
 {
@@ -69,33 +72,44 @@ void ad_log(const ad_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-json_t *ad_envelope_ok(const char *command, json_t *data_stolen)
+/* version, ok and command: the keys every envelope has. command goes through ad_json_text,
+ * so a name typed with invalid UTF-8 cannot make jansson drop the key. */
+static json_t *envelope_head(const char *command, bool ok)
 {
     json_t *env = json_object();
     json_object_set_new(env, "version", json_string(AD_CONTRACT_VERSION));
-    json_object_set_new(env, "ok", json_true());
-    json_object_set_new(env, "command", json_string(command));
+    json_object_set_new(env, "ok", json_boolean(ok));
+    json_object_set_new(env, "command", ad_json_text(command && *command ? command
+                                                                         : "agent-desktop"));
+    return env;
+}
+
+json_t *ad_envelope_ok(const char *command, json_t *data_stolen)
+{
+    json_t *env = envelope_head(command, true);
     json_object_set_new(env, "data", data_stolen ? data_stolen : json_object());
     return env;
 }
 
 json_t *ad_envelope_error(const char *command, const ad_error *err)
 {
-    json_t *env = json_object();
-    json_object_set_new(env, "version", json_string(AD_CONTRACT_VERSION));
-    json_object_set_new(env, "ok", json_false());
-    json_object_set_new(env, "command", json_string(command));
+    json_t *env = envelope_head(command, false);
     json_object_set_new(env, "error", ad_error_to_json(err));
     return env;
 }
 
 void ad_envelope_print(const json_t *envelope)
 {
-    char *s = json_dumps(envelope, JSON_COMPACT | JSON_ENSURE_ASCII);
+    char *s = envelope ? json_dumps(envelope, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
     if (s) {
         fputs(s, stdout);
         fputc('\n', stdout);
         free(s);
+    } else {
+        fputs("{\"version\":\"" AD_CONTRACT_VERSION "\",\"ok\":false,\"command\":"
+              "\"agent-desktop\",\"error\":{\"code\":\"INTERNAL\",\"message\":"
+              "\"The envelope could not be serialized\",\"disposition\":{\"delivery\":"
+              "\"unknown\",\"retry\":\"unknown\"}}}\n", stdout);
     }
     fflush(stdout);
 }
@@ -209,12 +223,18 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
         .verbose = json_is_true(json_object_get(globals, "verbose")),
     };
     json_t *data = NULL;
+    char *agent_id = NULL;
     int rc = -1;
-    if (check_globals(cmd, globals, &err) < 0)
+    if (ad_args_check(cmd, args, globals, &err) < 0 || check_globals(cmd, globals, &err) < 0)
+        goto done;
+    /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs); the
+     * state root and an ended session matter only to commands that use the state. No
+     * command reads the agent id yet (the multi-agent cursor is not in this build). */
+    if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
+        ad_agent_id_resolve(global_str(globals, "agent_id"), &agent_id, &err) < 0)
         goto done;
     if (needs_state(cmd)) {
-        if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
-            ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
+        if (ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
             check_session_open(&ctx, &err) < 0)
             goto done;
     }
@@ -252,10 +272,18 @@ done:;
         json_decref(data);
         if (!err.message)
             ad_error_set(&err, AD_INTERNAL, "%s failed without an error record", cmd->name);
+        char why[160];
+        if (ad_suggestion_problem(cmd, err.suggestion, why, sizeof(why))) {
+            /* A hint that cannot be followed literally is worse than none. */
+            ad_log(&ctx, "dropped the suggestion \"%s\": it %s", err.suggestion, why);
+            free(err.suggestion);
+            err.suggestion = NULL;
+        }
         env = ad_envelope_error(cmd->name, &err);
         *ret_exit = err.parse_error ? 2 : 1;
     }
     ad_error_clear(&err);
+    free(agent_id);
     free(ctx.state_root);
     free(ctx.session_id);
     free(ctx.observed_window_id);

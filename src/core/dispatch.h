@@ -18,11 +18,15 @@
 json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *args,
                     const json_t *globals, int *ret_exit);
 
-/* Envelope builders (new references). */
+/* Envelope builders (new references). Every envelope has version, ok and command (NULL or
+ * empty names "agent-desktop"), and an error envelope's error always has code, message and
+ * disposition: every text enters through ad_json_text, so no byte of argv can drop a key.
+ * ad_envelope_ok steals data_stolen (NULL becomes {}). */
 json_t *ad_envelope_ok(const char *command, json_t *data_stolen);
 json_t *ad_envelope_error(const char *command, const ad_error *err);
 
-/* Prints the envelope as one line on stdout. */
+/* Prints the envelope as one line on stdout; if it cannot be serialized, prints a fixed
+ * INTERNAL envelope instead, so stdout always holds one envelope. */
 void ad_envelope_print(const json_t *envelope);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 static const char *const code_names[] = {
     [AD_OK] = "OK",
     [AD_PERM_DENIED] = "PERM_DENIED",
@@ -54,12 +56,18 @@ const char *ad_delivery_retry(ad_delivery d)
     return "unsafe";
 }
 
+/* The formatted text, made valid UTF-8 (a message often quotes argv or app text), or NULL
+ * when out of memory. */
 static char *vformat(const char *fmt, va_list ap)
 {
     char *s = NULL;
     if (vasprintf(&s, fmt, ap) < 0)
         return NULL;
-    return s;
+    if (ad_utf8_valid(s, strlen(s)))
+        return s;
+    char *clean = ad_utf8_sanitize(s);
+    free(s);
+    return clean;
 }
 
 int ad_error_set(ad_error *err, ad_error_code code, const char *fmt, ...)
@@ -87,7 +95,7 @@ void ad_error_suggest(ad_error *err, const char *fmt, ...)
 void ad_error_platform_detail(ad_error *err, const char *text)
 {
     free(err->platform_detail);
-    err->platform_detail = text ? strdup(text) : NULL;
+    err->platform_detail = text ? ad_utf8_sanitize(text) : NULL;
 }
 
 void ad_error_detail(ad_error *err, const char *key, json_t *value)
@@ -95,6 +103,11 @@ void ad_error_detail(ad_error *err, const char *key, json_t *value)
     if (!err->details)
         err->details = json_object();
     json_object_set_new(err->details, key, value ? value : json_null());
+}
+
+void ad_error_detail_text(ad_error *err, const char *key, const char *text)
+{
+    ad_error_detail(err, key, text ? ad_json_text(text) : NULL);
 }
 
 void ad_error_clear(ad_error *err)
@@ -167,14 +180,17 @@ json_t *ad_error_to_json(const ad_error *err)
 {
     json_t *e = json_object();
     json_object_set_new(e, "code", json_string(ad_error_code_name(err->code)));
-    json_object_set_new(e, "message", json_string(err->message ? err->message : "error"));
+    /* message is required: an error record without one still says something. */
+    json_object_set_new(e, "message", ad_json_text(err->message && *err->message
+                                                       ? err->message
+                                                       : "error without a message"));
     if (err->suggestion)
-        json_object_set_new(e, "suggestion", json_string(err->suggestion));
+        json_object_set_new(e, "suggestion", ad_json_text(err->suggestion));
     json_t *recovery = recovery_json(err);
     if (recovery)
         json_object_set_new(e, "recovery", recovery);
     if (err->platform_detail)
-        json_object_set_new(e, "platform_detail", json_string(err->platform_detail));
+        json_object_set_new(e, "platform_detail", ad_json_text(err->platform_detail));
     if (err->details && json_object_size(err->details) > 0)
         json_object_set(e, "details", err->details);
     json_object_set_new(e, "disposition", ad_disposition_json(err->delivery));

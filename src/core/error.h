@@ -52,13 +52,17 @@ typedef struct ad_error {
 #define AD_ERROR_INIT {0}
 
 /* Fills `err` with code and a printf-style message (replacing what it held). Returns -1 so a
- * caller can write `return ad_error_set(err, ...)`. */
+ * caller can write `return ad_error_set(err, ...)`. The message and the suggestion are
+ * stored as valid UTF-8: bytes that are not are escaped as \xNN (core/utf8.h). */
 int ad_error_set(ad_error *err, ad_error_code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ad_error_suggest(ad_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ad_error_platform_detail(ad_error *err, const char *text);
-/* Sets details[key] = value, stealing the reference to value. */
+/* Sets details[key] = value, stealing the reference to value (NULL sets null). */
 void ad_error_detail(ad_error *err, const char *key, json_t *value);
+/* Sets details[key] to text through ad_json_text (NULL sets null): for text that may hold
+ * bytes from outside (argv, app text, paths), which json_string would turn into NULL. */
+void ad_error_detail_text(ad_error *err, const char *key, const char *text);
 void ad_error_clear(ad_error *err);
 /* Moves src into dst (dst cleared first); src becomes empty. */
 void ad_error_move(ad_error *dst, ad_error *src);

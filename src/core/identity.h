@@ -1,5 +1,6 @@
-/* identity.h: the identity of an element (role, native id, name, description) and counts of
- * each identity over one whole window read.
+/* identity.h: the identity of an element and counts of each identity over one whole window
+ * read. The rules (which fields are identity, which are state) are numbered at the top of
+ * identity.c.
  *
  * Values and bounds are never identity. A node with an unknown identity field can neither
  * match nor be excluded, so it makes any count over its role unproven. */
@@ -11,21 +12,36 @@
 
 #include "core/node.h"
 
+/* One identity; NULL stands for "absent". Strings are borrowed from a node or a ref entry.
+ * description_shows_value: the description shows the element's value, so only that fact is
+ * identity and description is NULL (identity.c, rule 5). */
+typedef struct {
+    const char *role, *native_id, *name, *description, *toolkit_class;
+    bool description_shows_value;
+} ad_identity;
+
 typedef struct ad_identity_index ad_identity_index;
+
+/* The identity a node carries, by the rules of identity.c (borrowed from n). */
+ad_identity ad_identity_of(const ad_node *n);
+/* True when the node's identity cannot be decided: a field of it is unknown (rule 6). Such
+ * a node cannot prove or disprove a match. */
+bool ad_identity_unknown(const ad_node *n);
+/* True when n can neither match nor miss `want`: its identity is unknown, or `want` relied on
+ * rule 5 and n's value could not be read (rule 6). */
+bool ad_identity_unproven(const ad_node *n, const ad_identity *want);
 
 /* Counts every identity in the tree. Returns NULL on allocation failure. */
 ad_identity_index *ad_identity_index_build(const ad_node *root);
 void ad_identity_index_free(ad_identity_index *idx);
-/* How many nodes of the indexed tree share n's identity (n need not be in the tree). */
-size_t ad_identity_count(const ad_identity_index *idx, const char *role, const char *native_id,
-                         const char *name, const char *description);
+/* How many nodes of the indexed tree carry this identity. */
+size_t ad_identity_count(const ad_identity_index *idx, const ad_identity *id);
 /* True when some node of `role` had an unknown identity field. */
 bool ad_identity_role_unknown(const ad_identity_index *idx, const char *role);
 /* True when n's identity is known and no other node in the indexed tree shares it. */
 bool ad_identity_unique(const ad_identity_index *idx, const ad_node *n);
 
-/* Does the node carry exactly this identity? NULL stands for "absent". */
-bool ad_identity_matches(const ad_node *n, const char *role, const char *native_id,
-                         const char *name, const char *description);
+/* Does the node carry exactly this identity? */
+bool ad_identity_matches(const ad_node *n, const ad_identity *want);
 
 #endif

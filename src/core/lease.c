@@ -109,7 +109,8 @@ int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err)
             close(fd);
             ad_error_set(err, AD_TIMEOUT, "Another agent held the interaction lease until the "
                                           "deadline");
-            ad_error_suggest(err, "Retry after the other action finished, or raise --timeout-ms");
+            /* Not every command that takes the lease has --timeout-ms: name no flag. */
+            ad_error_suggest(err, "Retry after the other action has finished");
             ad_error_detail(err, "kind", json_string("lease_timeout"));
             return -1;
         }

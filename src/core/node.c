@@ -1,6 +1,7 @@
 /* node.c: the element model shared by adapters and core. */
 #include "core/node.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -69,6 +70,7 @@ void ad_node_free(ad_node *node)
     text_free(&node->value);
     text_free(&node->description);
     text_free(&node->native_id);
+    free(node->toolkit_class);
     for (size_t i = 0; i < node->n_actions; i++)
         free(node->actions[i]);
     free(node->actions);
@@ -86,6 +88,34 @@ void ad_text_set(ad_text *t, const char *s)
     } else {
         t->state = AD_FIELD_ABSENT;
     }
+}
+
+bool ad_toolkit_class_name(const char *s)
+{
+    static const char *const prefixes[] = {"Gtk", "Gdk", "Gsk", "Adw", "Hdy", "Q", NULL};
+    if (!s)
+        return false;
+    for (size_t i = 0; prefixes[i]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(s, prefixes[i], n) != 0 || !isupper((unsigned char)s[n]))
+            continue;
+        bool lower = false;
+        const char *p = s + n;
+        for (; *p && isalnum((unsigned char)*p); p++)
+            lower |= islower((unsigned char)*p) != 0;
+        return !*p && lower;
+    }
+    return false;
+}
+
+void ad_node_set_name(ad_node *n, const char *s)
+{
+    bool cls = ad_toolkit_class_name(s);
+    free(n->toolkit_class);
+    n->toolkit_class = cls ? strdup(s) : NULL;
+    ad_text_set(&n->name, cls ? NULL : s);
+    if (cls && !n->toolkit_class)
+        n->name.state = AD_FIELD_UNKNOWN; /* out of memory: the identity is not known */
 }
 
 void ad_text_unknown(ad_text *t)
@@ -117,12 +147,6 @@ int ad_node_add_action(ad_node *n, const char *name)
     n->n_actions++;
     n->actions_state = AD_FIELD_KNOWN;
     return 0;
-}
-
-bool ad_node_identity_unknown(const ad_node *n)
-{
-    return n->name.state == AD_FIELD_UNKNOWN || n->description.state == AD_FIELD_UNKNOWN ||
-           n->native_id.state == AD_FIELD_UNKNOWN;
 }
 
 size_t ad_node_path(const ad_node *n, size_t *out, size_t cap)

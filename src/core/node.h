@@ -42,6 +42,9 @@ enum {
 typedef struct ad_node {
     const char *role; /* canonical token, static */
     ad_text name, value, description, native_id;
+    /* The toolkit class name the element gave in place of a name (GTK 4.8: "GtkSourceView"),
+     * owned, or NULL. Identity only (identity.c, rule 4): never presented as name or text. */
+    char *toolkit_class;
     ad_field_state states_state;
     uint32_t states; /* bits 1 << AD_ST_* */
     uint32_t caps;   /* AD_CAP_* */
@@ -82,6 +85,16 @@ int ad_node_add_child(ad_node *parent, ad_node *child);
 void ad_node_free(ad_node *node);
 
 void ad_text_set(ad_text *t, const char *s); /* known when s is non-empty, else absent */
+/* True when s is a toolkit class name rather than words a person reads: GTK 4.8 names an
+ * unlabelled widget after its type (GtkSourceView, GtkMenuButton, AdwGizmo), Qt class names
+ * look alike (QLineEdit). A toolkit prefix (Gtk, Gdk, Gsk, Adw, Hdy, Q), then an upper-case
+ * letter, then letters and digits with at least one lower-case letter. Such a string is
+ * never an element's name or text. App-defined types without a toolkit prefix
+ * (gnome-calculator's HistoryView) cannot be told from a label and are kept. */
+bool ad_toolkit_class_name(const char *s);
+/* Sets the node's name like ad_text_set, except that a toolkit class name leaves the name
+ * absent and is kept as the node's toolkit_class instead. */
+void ad_node_set_name(ad_node *n, const char *s);
 void ad_text_unknown(ad_text *t);
 /* The text when known, else NULL (borrowed). */
 static inline const char *ad_text_get(const ad_text *t)
@@ -91,9 +104,6 @@ static inline const char *ad_text_get(const ad_text *t)
 
 int ad_node_add_action(ad_node *n, const char *name);
 bool ad_node_has_action(const ad_node *n, const char *name);
-/* True when an identity field (role is always known; name, description, native id) is
- * unknown. Such a node cannot prove or disprove a match. */
-bool ad_node_identity_unknown(const ad_node *n);
 /* The node's depth-first position: child indexes from the root, written to out (cap). */
 size_t ad_node_path(const ad_node *n, size_t *out, size_t cap);
 /* Case-insensitive substring test: false for a NULL haystack, true for an empty needle. */

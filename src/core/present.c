@@ -181,6 +181,26 @@ static void set_text(json_t *o, const char *key, const ad_text *t)
         json_object_set_new(o, key, json_string(s));
 }
 
+static void set_str(json_t *o, const char *key, const char *s)
+{
+    if (s)
+        json_object_set_new(o, key, json_string(s));
+}
+
+/* The identity fields of n (identity.c rules) into a ref entry or an anchor record: what
+ * resolution compares, so a description that shows a value is stored only as that fact. */
+static void set_identity(json_t *o, const ad_node *n)
+{
+    ad_identity id = ad_identity_of(n);
+    json_object_set_new(o, "role", json_string(id.role));
+    set_str(o, "name", id.name);
+    set_str(o, "description", id.description);
+    set_str(o, "native_id", id.native_id);
+    set_str(o, "toolkit_class", id.toolkit_class);
+    if (id.description_shows_value)
+        json_object_set_new(o, "description_shows_value", json_true());
+}
+
 json_t *ad_refmap_source_new(const ad_present_source *src)
 {
     const ad_window *w = src->window;
@@ -206,21 +226,15 @@ json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
                          const ad_present_source *src, bool drill_target)
 {
     json_t *e = json_object();
-    json_object_set_new(e, "role", json_string(n->role));
-    set_text(e, "name", &n->name);
+    set_identity(e, n);
     if (!n->secure)
         set_text(e, "value", &n->value);
-    set_text(e, "description", &n->description);
-    set_text(e, "native_id", &n->native_id);
     bool unique = src->identity_proven && ad_identity_unique(idx, n);
     if (src->identity_proven && !unique && drill_target && !ad_node_refable(n)) {
         anchor a = find_anchor(n, idx);
         if (a.node) {
             json_t *aj = json_object();
-            json_object_set_new(aj, "role", json_string(a.node->role));
-            set_text(aj, "name", &a.node->name);
-            set_text(aj, "description", &a.node->description);
-            set_text(aj, "native_id", &a.node->native_id);
+            set_identity(aj, a.node);
             json_object_set_new(aj, "hops", json_integer(a.hops));
             /* The identities between anchor and container, nearest the anchor first, so a
              * restructured region fails instead of landing on another container. */
@@ -228,10 +242,7 @@ json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
             const ad_node *p = a.node->parent;
             for (int h = 1; h < a.hops && p; h++, p = p->parent) {
                 json_t *b = json_object();
-                json_object_set_new(b, "role", json_string(p->role));
-                set_text(b, "name", &p->name);
-                set_text(b, "description", &p->description);
-                set_text(b, "native_id", &p->native_id);
+                set_identity(b, p);
                 json_array_append_new(between, b);
             }
             json_object_set_new(aj, "between", between);

@@ -38,21 +38,32 @@ int ad_resolve_load(ad_ctx *ctx, const char *token, ad_resolved *r, ad_error *er
     return 0;
 }
 
-static void count_matches(const ad_node *n, const char *role, const char *nid,
-                          const char *name, const char *desc, size_t *matches,
+/* The identity a ref entry or anchor record saved (strings borrowed from it). */
+static ad_identity saved_identity(const json_t *who)
+{
+    return (ad_identity){.role = entry_str(who, "role"),
+                         .native_id = entry_str(who, "native_id"),
+                         .name = entry_str(who, "name"),
+                         .description = entry_str(who, "description"),
+                         .toolkit_class = entry_str(who, "toolkit_class"),
+                         .description_shows_value =
+                             json_is_true(json_object_get(who, "description_shows_value"))};
+}
+
+static void count_matches(const ad_node *n, const ad_identity *want, size_t *matches,
                           size_t *unknown, ad_node **first)
 {
-    if (strcmp(n->role, role) == 0) {
-        if (ad_node_identity_unknown(n))
+    if (strcmp(n->role, want->role) == 0) {
+        if (ad_identity_unproven(n, want))
             (*unknown)++;
-        else if (ad_identity_matches(n, role, nid, name, desc)) {
+        else if (ad_identity_matches(n, want)) {
             if (!*first)
                 *first = (ad_node *)n;
             (*matches)++;
         }
     }
     for (size_t i = 0; i < n->n_children; i++)
-        count_matches(n->children[i], role, nid, name, desc, matches, unknown, first);
+        count_matches(n->children[i], want, matches, unknown, first);
 }
 
 static int ambiguous(ad_error *err, const char *ref_text, size_t matches)
@@ -69,7 +80,9 @@ static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
 {
     ad_error_set(err, AD_TIMEOUT, "The identity of %s could not be proven: the live read of "
                                   "its window was incomplete", ref_text);
-    ad_error_suggest(err, "Retry with a larger --timeout-ms, or take a fresh snapshot");
+    /* get and is have no --timeout-ms; snapshot does. */
+    ad_error_suggest(err, "Take a fresh snapshot (with a larger --timeout-ms if it is cut), "
+                          "then retry with its ref");
     ad_error_detail(err, "kind", json_string("resolution_identity_unknown"));
     if (tree->cut_reason)
         ad_error_detail(err, "cut_reason", json_string(tree->cut_reason));
@@ -78,8 +91,8 @@ static int unproven(ad_error *err, const char *ref_text, const ad_tree *tree)
 
 static bool same_identity(const ad_node *n, const json_t *who)
 {
-    return ad_identity_matches(n, entry_str(who, "role"), entry_str(who, "native_id"),
-                               entry_str(who, "name"), entry_str(who, "description"));
+    ad_identity want = saved_identity(who);
+    return ad_identity_matches(n, &want);
 }
 
 /* From the unique anchor, walks up its recorded hops; every node on the way and the container
@@ -94,9 +107,10 @@ static int walk_anchor(const json_t *entry, const json_t *anchor, ad_node **node
         n = n->parent;
         if (!n)
             break;
-        if (ad_node_identity_unknown(n))
-            return unproven(err, ref_text, tree);
         const json_t *want = i + 1 < hops ? json_array_get(between, (size_t)i) : entry;
+        ad_identity saved = saved_identity(want ? want : entry);
+        if (ad_identity_unproven(n, &saved))
+            return unproven(err, ref_text, tree);
         if (want && !same_identity(n, want)) {
             n = NULL;
             break;
@@ -118,13 +132,12 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
     (void)idx;
     const json_t *anchor = json_object_get(entry, "anchor");
     const json_t *who = json_is_object(anchor) ? anchor : entry;
-    const char *role = entry_str(who, "role");
-    if (!role)
+    ad_identity want = saved_identity(who);
+    if (!want.role)
         return ad_error_set(err, AD_INTERNAL, "ref entry without a role");
     size_t matches = 0, unknown = 0;
     ad_node *node = NULL;
-    count_matches(tree->root, role, entry_str(who, "native_id"), entry_str(who, "name"),
-                  entry_str(who, "description"), &matches, &unknown, &node);
+    count_matches(tree->root, &want, &matches, &unknown, &node);
     if (matches >= 2)
         return ambiguous(err, ref_text, matches);
     if (unknown > 0 || !tree->complete)
@@ -140,6 +153,35 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
         return -1;
     *ret_node = node;
     return 0;
+}
+
+/* Step 4 off macOS: the process the ref was captured from is gone (or its pid now names
+ * another process), so no element of it can answer again. */
+static int process_exited(ad_error *err, const char *ref_text, int pid)
+{
+    ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
+    ad_error_suggest(err, "Launch the app again and take a new snapshot");
+    ad_error_detail(err, "kind", json_string("process_exited"));
+    ad_error_detail(err, "process_state", json_string("exited"));
+    return -1;
+}
+
+/* A failed lookup or read of the ref's own window. WINDOW_NOT_FOUND there means the window
+ * the ref was captured in closed: the ref is stale (snapshots-and-refs.md lists "the window
+ * closed" under STALE_REF), and the process is asked again because it may have exited in
+ * between. Any other failure (TIMEOUT, APP_UNRESPONSIVE, ...) is passed on unchanged. */
+static int window_gone(ad_adapter *a, const char *ref_text, int pid, const char *instance,
+                       ad_error *err)
+{
+    if (err->code != AD_WINDOW_NOT_FOUND)
+        return -1;
+    if (pid > 0 && !a->ops->process_alive(a, pid, instance))
+        return process_exited(err, ref_text, pid);
+    ad_error_set(err, AD_STALE_REF, "The window of %s has closed", ref_text);
+    ad_error_suggest(err, "Take a fresh snapshot of the window now open and use the new ref. "
+                          "Nothing was sent to the app.");
+    ad_error_detail(err, "kind", json_string("window_closed"));
+    return -1;
 }
 
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
@@ -165,31 +207,21 @@ int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, boo
     const json_t *source = json_object_get(r->refmap, "source");
     int pid = (int)json_integer_value(json_object_get(source, "pid"));
     const char *instance = entry_str(source, "process_instance");
-    if (pid > 0 && !a->ops->process_alive(a, pid, instance)) {
-        ad_error_set(err, AD_STALE_REF, "The process of %s (pid %d) has exited", ref_text, pid);
-        ad_error_suggest(err, "Launch the app again and take a new snapshot");
-        ad_error_detail(err, "kind", json_string("process_exited"));
-        ad_error_detail(err, "process_state", json_string("exited"));
-        return -1;
-    }
+    if (pid > 0 && !a->ops->process_alive(a, pid, instance))
+        return process_exited(err, ref_text, pid);
     const char *wid = entry_str(source, "source_window_id");
     if (!wid)
         return ad_error_set(err, AD_INTERNAL, "ref entry without a source window");
     if (a->ops->window_lookup(a, wid, deadline_us, &r->window, err) < 0)
-        return -1;
+        return window_gone(a, ref_text, pid, instance, err);
     /* The loaded pid is valid (refmap_check.c); a window whose pid is unknown now is not
      * proven to be that process's, so it fails closed too. */
-    if (r->window.pid != pid) {
-        ad_error_set(err, AD_STALE_REF, "The window of %s now belongs to another process",
-                     ref_text);
-        ad_error_detail(err, "kind", json_string("process_exited"));
-        ad_error_detail(err, "process_state", json_string("exited"));
-        return -1;
-    }
+    if (r->window.pid != pid)
+        return process_exited(err, ref_text, pid);
     ad_read_limits lim = ad_read_limits_default(deadline_us);
     lim.all_bounds = all_bounds;
     if (a->ops->read_window(a, wid, &lim, &r->tree, err) < 0)
-        return -1;
+        return window_gone(a, ref_text, pid, instance, err);
     r->idx = ad_identity_index_build(r->tree.root);
     if (!r->idx)
         return ad_error_set(err, AD_INTERNAL, "out of memory");

@@ -118,13 +118,17 @@ int ad_session_id_valid(const char *id)
     return 1;
 }
 
-int ad_session_resolve(const char *flag_value, char **ret_id, ad_error *err)
+/* Resolves one id from its flag or, without the flag, its environment variable: NULL when
+ * neither is set, INVALID_ARGS for an empty or malformed id. `what` names the id in
+ * the message ("session id"). *ret_id is the caller's. */
+static int id_resolve(const char *flag_value, const char *flag, const char *env_name,
+                      const char *what, char **ret_id, ad_error *err)
 {
     const char *id = flag_value;
-    const char *source = "--session";
+    const char *source = flag;
     if (!id) {
-        id = getenv("AGENT_DESKTOP_SESSION");
-        source = "AGENT_DESKTOP_SESSION";
+        id = getenv(env_name);
+        source = env_name;
     }
     *ret_id = NULL;
     if (!id)
@@ -132,15 +136,27 @@ int ad_session_resolve(const char *flag_value, char **ret_id, ad_error *err)
     if (!ad_session_id_valid(id)) {
         if (*id)
             ad_error_set(err, AD_INVALID_ARGS,
-                         "Invalid session id from %s: expected 1 to 64 letters, digits, '-' "
-                         "or '_'", source);
+                         "Invalid %s from %s, '%s': expected 1 to 64 letters, digits, '-' "
+                         "or '_'", what, source, id);
         else
             ad_error_set(err, AD_INVALID_ARGS, "%s is empty", source);
-        ad_error_suggest(err, "Pass a session id such as run-1 with --session, or unset "
-                              "AGENT_DESKTOP_SESSION to use the global namespace");
+        ad_error_suggest(err, "Pass an id such as run-1 with %s, or unset %s", flag,
+                         env_name);
+        ad_error_detail_text(err, "source", source);
         return -1;
     }
     *ret_id = strdup(id);
     return *ret_id ? 0 : ad_error_set(err, AD_INTERNAL, "out of memory");
 }
 
+int ad_session_resolve(const char *flag_value, char **ret_id, ad_error *err)
+{
+    return id_resolve(flag_value, "--session", "AGENT_DESKTOP_SESSION", "session id", ret_id,
+                      err);
+}
+
+int ad_agent_id_resolve(const char *flag_value, char **ret_id, ad_error *err)
+{
+    return id_resolve(flag_value, "--agent-id", "AGENT_DESKTOP_AGENT_ID", "agent id", ret_id,
+                      err);
+}

@@ -15,6 +15,9 @@ int ad_state_root_resolve(char **ret_path, ad_error *err);
 /* Resolves --session / AGENT_DESKTOP_SESSION (flag wins). *ret_id is NULL for the global
  * namespace. An empty or malformed id is INVALID_ARGS. */
 int ad_session_resolve(const char *flag_value, char **ret_id, ad_error *err);
+/* Resolves --agent-id / AGENT_DESKTOP_AGENT_ID (flag wins) under the same rule as a
+ * session id (sessions.md, "Agent identity"). *ret_id is NULL when neither is set. */
+int ad_agent_id_resolve(const char *flag_value, char **ret_id, ad_error *err);
 /* True for 1-64 letters, digits, '-' or '_'. */
 int ad_session_id_valid(const char *id);
 

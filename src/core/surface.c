@@ -79,7 +79,7 @@ static int absent(ad_error *err, const char *kind, bool complete)
         ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The window does not present an open menu");
         ad_error_suggest(err, "Open the menu first, then snapshot the menu surface");
     } else {
-        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The app presents no %s", kind);
+        ad_error_set(err, AD_ELEMENT_NOT_FOUND, "The app presents no %s surface", kind);
         ad_error_suggest(err, "Run list-surfaces to see what is open");
     }
     ad_error_detail(err, "kind", json_string("surface_absent"));
@@ -92,13 +92,9 @@ static int absent(ad_error *err, const char *kind, bool complete)
 static int candidate_windows(ad_ctx *ctx, const char *app, int64_t deadline,
                              ad_window_list *ret, ad_error *err)
 {
-    ad_app_list apps = {0};
     memset(ret, 0, sizeof(*ret));
-    if (app && ad_apps_matching(ctx, app, deadline, &apps, err) < 0)
-        return -1;
-    int rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL, deadline, ret,
-                                             err);
-    ad_app_list_free(&apps);
+    int rc = app ? ad_app_instance_windows(ctx, app, deadline, ret, err)
+                 : ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline, ret, err);
     if (rc < 0)
         return -1;
     if (!app) { /* no --app: the process of the focused window */
@@ -170,9 +166,8 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
     bool complete = true;
     if (window_id) {
         wins.items = calloc(1, sizeof(ad_window));
-        if (!wins.items || ctx->adapter->ops->window_lookup(ctx->adapter, window_id,
-                                                            select.deadline_us, &wins.items[0],
-                                                            err) < 0)
+        if (!wins.items || ad_window_by_id(ctx, app, window_id, select.deadline_us,
+                                           &wins.items[0], err) < 0)
             goto done;
         wins.count = 1;
     } else if (candidate_windows(ctx, app, select.deadline_us, &wins, err) < 0) {

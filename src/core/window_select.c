@@ -1,6 +1,7 @@
 /* window_select.c: --app / --window-id / focused window selection. */
 #include "core/window_select.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -81,7 +82,8 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
             rc = lookup_incomplete(&all, app, err);
         } else {
             ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
-            ad_error_suggest(err, "Check the name with list-apps, or start the app with launch");
+            /* launch is not in this build: the user starts the app. */
+            ad_error_suggest(err, "Check the name with list-apps, or start the app and retry");
             rc = -1;
         }
     }
@@ -146,20 +148,138 @@ static json_t *candidate_json(const ad_window *w)
                      w->app_name, "pid", w->pid);
 }
 
+/* AMBIGUOUS_TARGET listing up to 10 of the windows with keep[i] set (all when keep is NULL);
+ * `what` says what was ambiguous. */
+static int ambiguous(const ad_ctx *ctx, const ad_window_list *wins, const bool *keep,
+                     const char *app, const char *what, ad_error *err)
+{
+    json_t *c = json_array();
+    size_t left = 0;
+    for (size_t i = 0; i < wins->count; i++)
+        if ((!keep || keep[i]) && left++ < 10)
+            json_array_append_new(c, candidate_json(&wins->items[i]));
+    ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %s", app, what);
+    /* A suggestion names only flags the running command takes (core/suggestion.c). */
+    if (!ctx->command || ad_command_takes_flag(ctx->command, "window-id"))
+        ad_error_suggest(err, "Run list-windows --app %s and pass --window-id with the id of "
+                              "the window to use", app);
+    else
+        ad_error_suggest(err, "Run list-windows --app %s to see them, then snapshot "
+                              "--window-id ID to read one", app);
+    ad_error_detail(err, "candidates", c);
+    return -1;
+}
+
+/* An app registered more than once by one process is still one instance; an unknown pid
+ * (0) cannot be told apart from another, so it counts on its own. */
+static size_t instance_count(const ad_app_list *apps)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < apps->count; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && apps->items[i].pid > 0; j++)
+            seen = seen || apps->items[j].pid == apps->items[i].pid;
+        n += !seen;
+    }
+    return n;
+}
+
+int ad_app_one_instance(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                        ad_error *err)
+{
+    if (ad_apps_matching(ctx, app, deadline_us, ret, err) < 0)
+        return -1;
+    size_t instances = instance_count(ret);
+    if (instances <= 1)
+        return 0;
+    /* The candidates are the instances' windows, best effort: their ids are the way out. */
+    ad_window_list wins = {0};
+    ad_error ignored = AD_ERROR_INIT;
+    ctx->adapter->ops->list_windows(ctx->adapter, ret, deadline_us, &wins, &ignored);
+    ad_error_clear(&ignored);
+    char what[64];
+    snprintf(what, sizeof(what), "%zu running instances", instances);
+    ambiguous(ctx, &wins, NULL, app, what, err);
+    ad_error_detail(err, "instance_count", json_integer((json_int_t)instances));
+    ad_window_list_free(&wins);
+    ad_app_list_free(ret);
+    return -1;
+}
+
+int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
+                            ad_window_list *ret, ad_error *err)
+{
+    ad_app_list apps = {0};
+    memset(ret, 0, sizeof(*ret));
+    if (ad_app_one_instance(ctx, app, deadline_us, &apps, err) < 0)
+        return -1;
+    int rc = ctx->adapter->ops->list_windows(ctx->adapter, &apps, deadline_us, ret, err);
+    ad_app_list_free(&apps);
+    return rc;
+}
+
+/* Does the window belong to one of the apps --app names? By process when both pids are
+ * known, else by the app name the window reports. */
+static bool window_of_apps(const ad_window *w, const ad_app_list *apps)
+{
+    for (size_t i = 0; i < apps->count; i++) {
+        const ad_app *a = &apps->items[i];
+        if (w->pid > 0 && a->pid > 0 ? w->pid == a->pid
+                                     : w->app_name && app_matches(a, w->app_name))
+            return true;
+    }
+    return false;
+}
+
+int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
+                    ad_window *ret, ad_error *err)
+{
+    ad_adapter *a = ctx->adapter;
+    memset(ret, 0, sizeof(*ret));
+    if (a->ops->window_lookup(a, window_id, deadline_us, ret, err) < 0)
+        return -1;
+    if (!app || (ret->app_name && strcasecmp(ret->app_name, app) == 0))
+        return 0;
+    /* --app may be a desktop entry name or id: ask the inventory which processes it names. */
+    ad_app_list apps = {0};
+    if (ad_apps_matching(ctx, app, deadline_us, &apps, err) < 0) {
+        ad_window_clear(ret);
+        return -1;
+    }
+    bool ours = window_of_apps(ret, &apps), complete = apps.complete;
+    ad_app_list_free(&apps);
+    if (ours)
+        return 0;
+    char *owner = ret->app_name ? strdup(ret->app_name) : NULL;
+    ad_window_clear(ret);
+    if (!complete) { /* the owner may be an instance that did not answer: unknown */
+        free(owner);
+        ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
+        ad_error_detail(err, "kind", json_string("inventory_incomplete"));
+        return -1;
+    }
+    ad_error_set(err, AD_WINDOW_NOT_FOUND, "Window '%s' is not a window of '%s'", window_id,
+                 app);
+    ad_error_suggest(err, "Run list-windows --app %s and use an id it reports, or drop --app",
+                     app);
+    ad_error_detail(err, "kind", json_string("window_not_of_app"));
+    if (owner)
+        ad_error_detail(err, "window_app", json_string(owner));
+    free(owner);
+    return -1;
+}
+
 int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                      ad_window *ret, ad_error *err)
 {
     ad_adapter *a = ctx->adapter;
     if (window_id)
-        return a->ops->window_lookup(a, window_id, deadline_us, ret, err);
-    ad_app_list apps = {0};
+        return ad_window_by_id(ctx, app, window_id, deadline_us, ret, err);
     ad_window_list wins = {0};
     int rc = -1;
-    if (app && ad_apps_matching(ctx, app, deadline_us, &apps, err) < 0)
-        return -1;
-    if (a->ops->list_windows(a, app ? &apps : NULL, deadline_us, &wins, err) < 0)
-        goto done;
     if (!app) {
+        if (a->ops->list_windows(a, NULL, deadline_us, &wins, err) < 0)
+            return -1;
         for (size_t i = 0; i < wins.count; i++)
             if (wins.items[i].is_focused) {
                 ad_window_copy(ret, &wins.items[i]);
@@ -173,9 +293,14 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             goto done;
         }
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No focused window");
-        ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
+        if (ad_command_takes_flag(ctx->command, "window-id"))
+            ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
+        else
+            ad_error_suggest(err, "Pass --app NAME (see list-apps)");
         goto done;
     }
+    if (ad_app_instance_windows(ctx, app, deadline_us, &wins, err) < 0)
+        return -1;
     if (wins.count == 0) {
         if (wins.unanswered) {
             ad_windows_unanswered_error(&wins, app, err);
@@ -193,21 +318,17 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
     int pick = ad_window_narrow(wins.items, wins.count, keep);
     if (pick >= 0) {
         ad_window_copy(ret, &wins.items[pick]);
-        free(keep);
         rc = 0;
-        goto done;
+    } else {
+        size_t left = 0;
+        for (size_t i = 0; i < wins.count; i++)
+            left += keep[i];
+        char what[64];
+        snprintf(what, sizeof(what), "%zu candidate windows", left);
+        ambiguous(ctx, &wins, keep, app, what, err);
     }
-    json_t *c = json_array();
-    size_t left = 0;
-    for (size_t i = 0; i < wins.count; i++)
-        if (keep[i] && left++ < 10)
-            json_array_append_new(c, candidate_json(&wins.items[i]));
     free(keep);
-    ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %zu candidate windows", app, left);
-    ad_error_suggest(err, "Run list-windows --app %s and pass --window-id", app);
-    ad_error_detail(err, "candidates", c);
 done:
-    ad_app_list_free(&apps);
     ad_window_list_free(&wins);
     return rc;
 }

@@ -24,8 +24,27 @@ json_t *ad_app_skips_json(const ad_app_list *apps);
  * NULL. Returns -1. */
 int ad_windows_unanswered_error(const ad_window_list *wins, const char *app, ad_error *err);
 
-/* Chooses one window: by --window-id, else among --app's windows by the narrowing steps,
- * else the focused window. Fills *ret (caller clears it) and *ret_app_name (caller frees). */
+/* The apps --app names when they are all one running instance (one process, possibly
+ * registered more than once); caller frees *ret. Several instances (distinct processes) fail
+ * with AMBIGUOUS_TARGET, details.candidates listing their windows for --window-id and
+ * details.instance_count: a command that acts on "the app" never picks one for the caller
+ * (keyboard.md, app-window.md). APP_NOT_FOUND as ad_apps_matching. */
+int ad_app_one_instance(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
+                        ad_error *err);
+
+/* The windows of that one instance (caller frees *ret), with the same refusals. */
+int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
+                            ad_window_list *ret, ad_error *err);
+
+/* The live window --window-id names. With --app too, --app narrows: a window of another app
+ * fails with WINDOW_NOT_FOUND (details.kind window_not_of_app), or TIMEOUT when an unfinished
+ * inventory leaves that unproven. Fills *ret (caller clears it; zeroed on failure). */
+int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
+                    ad_window *ret, ad_error *err);
+
+/* Chooses one window: by --window-id (ad_window_by_id), else among the windows of --app's one
+ * instance (ad_app_instance_windows) by the narrowing steps, else the focused window. Fills
+ * *ret (caller clears it). */
 int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                      ad_window *ret, ad_error *err);
 

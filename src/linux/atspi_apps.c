@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/utf8.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/dbus_pipe.h"
@@ -101,10 +102,16 @@ static void finish_app(ad_app *a, long child_count, bool desktop_entries)
     char *exe = ad_proc_exe_name(a->pid);
     if (!a->name || !*a->name) {
         free(a->name);
-        a->name = exe ? strdup(exe) : strdup(a->handle);
+        /* A file name is bytes, not UTF-8: escaped so it can enter JSON (core/utf8.h). */
+        a->name = ad_utf8_sanitize(exe ? exe : a->handle);
     }
     if (desktop_entries)
         ad_desktop_entry_find(exe, a->name, &a->bundle_id, &a->desktop_name);
+    char *clean = a->bundle_id ? ad_utf8_sanitize(a->bundle_id) : NULL; /* a file name too */
+    if (clean) {
+        free(a->bundle_id);
+        a->bundle_id = clean;
+    }
     a->background = child_count == 0;
     free(exe);
 }

@@ -6,6 +6,7 @@
  */
 #include "linux/atspi_map.h"
 
+#include <limits.h>
 #include <string.h>
 
 typedef struct {
@@ -381,4 +382,9 @@ const char *ad_atspi_action_canonical(const char *raw_name)
         if (name_is(raw_name, ACTIONS[i].raw))
             return ACTIONS[i].canonical;
     return NULL; /* an unknown name: not offered rather than guessed */
+}
+
+bool ad_atspi_extents_readable(int32_t x, int32_t y)
+{
+    return x != INT32_MIN && y != INT32_MIN;
 }

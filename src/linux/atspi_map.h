@@ -17,6 +17,8 @@
  *   ad_state_token_valid(token)    is token one of the 17 canonical state tokens?
  *   ad_atspi_action_canonical(raw) canonical action name for one raw Action.GetName(i) name,
  *                                  or NULL when it is not the element's own action.
+ *   ad_atspi_extents_readable(x,y) false for the INT_MIN origin GTK3 gives an object with no
+ *                                  on-screen geometry: those extents are unknown bounds.
  */
 #ifndef AD_ATSPI_MAP_H
 #define AD_ATSPI_MAP_H
@@ -102,5 +104,10 @@ bool ad_state_token_valid(const char *token);
  * contract"): the caller offers Collapse through the same raw action. See atspi_map.c for the
  * reason behind every name. */
 const char *ad_atspi_action_canonical(const char *raw_name);
+
+/* GTK3 reports objects without on-screen geometry (items of a closed menu, a tree-view row
+ * scrolled out of view: gtk3-demo's "Pickers" reads INT_MIN,INT_MIN,186,21, an unmapped
+ * popup window) at an INT_MIN origin with a made-up size: never a rectangle. */
+bool ad_atspi_extents_readable(int32_t x, int32_t y);
 
 #endif /* AD_ATSPI_MAP_H */

@@ -108,7 +108,8 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     if (cancelled(e))
         return;
     w->answers++;
-    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0) {
+    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wd, &h) >= 0 &&
+        ad_atspi_extents_readable(x, y)) {
         w->bounds = (ad_rect){x, y, wd, h};
         w->have_bounds = true;
     }
@@ -372,7 +373,8 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
         /* The process is on the bus but did not answer in time: unknown, not absent. */
         ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
                                       "before the deadline", window_id);
-        ad_error_suggest(err, "The application may be busy; retry with a larger --timeout-ms");
+        /* No flag named: several commands without --timeout-ms look windows up. */
+        ad_error_suggest(err, "The application may be busy; retry when it answers again");
         ad_error_detail(err, "kind", json_string("deadline"));
         goto done;
     }

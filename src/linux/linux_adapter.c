@@ -147,6 +147,11 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &relative, err);
     if (rc == 0)
         to_screen_coordinates(la, bus, ret->root, relative);
+    int sw = 0, sh = 0;
+    if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {
+        ret->screen = (ad_rect){0, 0, sw, sh};
+        ret->screen_state = AD_FIELD_KNOWN;
+    }
     free(bus);
     free(path);
     return rc;

@@ -235,9 +235,12 @@ static void on_get_all(sd_bus_message *m, const sd_bus_error *e, void *ud)
 static void on_prop_text(sd_bus_message *m, const sd_bus_error *e, ad_text *t, wnode *wn)
 {
     const char *s;
-    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0)
-        ad_walker_set_text(wn->w, t, s);
-    else if (!ad_walker_no_such_property(e))
+    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0) {
+        if (t == &wn->node->name)
+            ad_walker_set_name(wn->w, wn->node, s);
+        else
+            ad_walker_set_text(wn->w, t, s);
+    } else if (!ad_walker_no_such_property(e))
         ad_text_unknown(t);
     ad_walker_done(wn);
 }
@@ -264,7 +267,7 @@ void ad_walker_read_node(wnode *wn)
         wn->states = it->states;
         wn->have_states = true;
         wn->ifaces = it->ifaces;
-        ad_walker_set_text(w, &wn->node->name, it->name);
+        ad_walker_set_name(w, wn->node, it->name);
         ad_walker_set_text(w, &wn->node->description, it->description);
         ad_walker_apply_role_states(wn);
         ad_walker_request_extras(wn, true);

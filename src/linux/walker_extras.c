@@ -1,7 +1,6 @@
 /* walker_extras.c: the fields a node's role and interfaces call for, beyond what the cache
  * or GetAll carry: accessible id, extents, the value (text, number or a combo's selected
  * item) and the action names. Each request is one more pipelined call (walker_node.h). */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +31,9 @@ static void on_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
     wnode *wn = ud;
     int32_t x, y, wdt, h;
     if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &wdt, &h) >= 0) {
-        /* GTK3 reports unmapped objects (items of a closed menu) at INT_MIN with a 1x1 size:
-         * that is "no bounds", not a rectangle. */
-        if (x == INT_MIN || y == INT_MIN) {
-            wn->node->bounds_state = AD_FIELD_ABSENT;
+        /* Unknown bounds, never a rectangle: such an element is never visible. */
+        if (!ad_atspi_extents_readable(x, y)) {
+            wn->node->bounds_state = AD_FIELD_UNKNOWN;
         } else {
             wn->node->bounds = (ad_rect){x, y, wdt, h};
             wn->node->bounds_state = AD_FIELD_KNOWN;
@@ -159,7 +157,7 @@ static void on_selected_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
     wnode *wn = ud;
     const char *name = NULL;
     if (m && sd_bus_message_read(m, "v", "s", &name) >= 0)
-        ad_walker_set_text(wn->w, &wn->node->value, name);
+        ad_walker_set_text(wn->w, &wn->node->value, ad_toolkit_class_name(name) ? "" : name);
     else
         ad_text_unknown(&wn->node->value);
     ad_walker_done(wn);

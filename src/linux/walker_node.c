@@ -7,6 +7,7 @@
 
 #include "core/node.h"
 #include "core/surface.h"
+#include "core/utf8.h"
 #include "linux/walker.h"
 
 #define STATE_ACTIVE 1u
@@ -28,15 +29,20 @@ void ad_walker_set_text(walker *w, ad_text *t, const char *s)
 {
     size_t max = w->lim->max_field_bytes;
     if (s && strlen(s) > max) {
-        size_t cut = max;
-        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-            cut--; /* never split a UTF-8 sequence */
-        char *copy = strndup(s, cut);
+        char *copy = strndup(s, ad_utf8_boundary(s, strlen(s), max)); /* whole characters */
         ad_text_set(t, copy);
         free(copy);
         return;
     }
     ad_text_set(t, s);
+}
+
+void ad_walker_set_name(walker *w, ad_node *n, const char *s)
+{
+    if (ad_toolkit_class_name(s))
+        ad_node_set_name(n, s);
+    else
+        ad_walker_set_text(w, &n->name, s);
 }
 
 void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth)
@@ -191,7 +197,10 @@ int ad_walker_read_accessible_props(wnode *wn, sd_bus_message *m, long *ret_chil
             ad_text *t = key[0] == 'N' ? &n->name
                        : key[0] == 'D' ? &n->description
                                        : &n->native_id;
-            ad_walker_set_text(wn->w, t, s);
+            if (key[0] == 'N')
+                ad_walker_set_name(wn->w, n, s);
+            else
+                ad_walker_set_text(wn->w, t, s);
             have_id |= key[0] == 'A';
         } else if (strcmp(key, "ChildCount") == 0) {
             if ((r = sd_bus_message_read(m, "v", "i", &i)) < 0)

@@ -70,6 +70,10 @@ long ad_walker_admit_children(wnode *wn, long count);
 void ad_walker_mark_cut(walker *w, const char *reason);
 /* Sets a text field, cut to the field byte limit on a UTF-8 boundary. */
 void ad_walker_set_text(walker *w, ad_text *t, const char *s);
+/* Sets the node's accessible name the same way; a toolkit class name is no name but the
+ * node's toolkit_class (ad_node_set_name: GTK 4.8 names an unlabelled widget after its type,
+ * gnome-calculator's empty display "GtkSourceView"). */
+void ad_walker_set_name(walker *w, ad_node *n, const char *s);
 /* Maps role and states onto the node once they are known (or marks them unknown). */
 void ad_walker_apply_role_states(wnode *wn);
 /* Asks for the node's extents once (nodes with a Component interface only). */

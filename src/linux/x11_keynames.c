@@ -193,6 +193,6 @@ int ad_x11_unknown_key(ad_error *err, const char *k)
         ad_error_suggest(err, "Use a key name such as return, escape, tab, space, backspace, "
                               "delete, up, down, left, right, home, end, page_up, page_down "
                               "or f1 to f24, or a single character");
-    ad_error_detail(err, "key", json_string(k));
+    ad_error_detail_text(err, "key", k);
     return -1;
 }

@@ -77,6 +77,26 @@ int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
     return rc;
 }
 
+int ad_x11_screen_size(int *ret_width, int *ret_height)
+{
+    if (!getenv("DISPLAY"))
+        return -1;
+    int screen_no = 0, rc = -1;
+    xcb_connection_t *c = xcb_connect(NULL, &screen_no);
+    if (!xcb_connection_has_error(c)) {
+        xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+        for (int i = 0; it.rem && i < screen_no; i++)
+            xcb_screen_next(&it);
+        if (it.rem) {
+            *ret_width = it.data->width_in_pixels;
+            *ret_height = it.data->height_in_pixels;
+            rc = 0;
+        }
+    }
+    xcb_disconnect(c);
+    return rc;
+}
+
 static bool near(int a, int b)
 {
     return abs(a - b) <= 2;

@@ -13,6 +13,10 @@
  * Returns 0 and fills x, y; -1 when there is no X display, no such window, or several. */
 int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y);
 
+/* The size of the X screen (the root window, which spans every monitor). 0, or -1 when
+ * there is no X display. */
+int ad_x11_screen_size(int *ret_width, int *ret_height);
+
 /* Does the X server show a viewable window of `pid` with this root rectangle (within 2 px)?
  * Looks at the root's children and, for window-manager frames, their children. 1 yes, 0 no,
  * -1 when there is no X display. */

@@ -88,6 +88,11 @@ typedef struct {
     size_t nodes_observed;
     bool complete;          /* every node read, nothing cut */
     const char *cut_reason; /* static: "deadline", "node_limit", "depth_limit", ... or NULL */
+    /* The screen the bounds are in (X11: the root window, every monitor), read with the
+     * tree; screen_state is AD_FIELD_KNOWN only when the adapter could read it. Visibility
+     * needs an element to intersect it (core/visibility.h). */
+    ad_field_state screen_state;
+    ad_rect screen;
 } ad_tree;
 
 typedef struct {

@@ -130,7 +130,9 @@ def xdotool(*args, check=True):
 
 def x_window_of(pid, title):
     """The mapped top-level X window of pid with this exact title."""
-    out = xdotool("search", "--onlyvisible", "--pid", pid, "--name",
+    # --all: xdotool ORs its conditions by default, so another app's window with the same
+    # title (a second instance) would match too.
+    out = xdotool("search", "--all", "--onlyvisible", "--pid", pid, "--name",
                   "^%s$" % re.escape(title), check=False)
     ids = out.split()
     assert ids, "no visible X window %r of pid %d" % (title, pid)

@@ -9,6 +9,7 @@ which libatspi dispatches while it waits for any reply, so a test that polls (wa
 sees the new state. Switching the cache off (set_cache_mask(NONE)) is not an option: libatspi
 2.46 then makes a D-Bus call from inside its signal dispatch and deadlocks.
 """
+import re
 import time
 from collections import namedtuple
 
@@ -78,6 +79,21 @@ def canonical_role(atspi_role_name):
     except KeyError:
         raise AssertionError("atspi_observer has no canonical role for AT-SPI role %r; add it "
                              "to ROLE_TO_CANONICAL" % atspi_role_name) from None
+
+
+_TOOLKIT_CLASS = re.compile(r"(?:Gtk|Gdk|Gsk|Adw|Hdy|Q)([A-Z][A-Za-z0-9]*)")
+
+
+def presented_name(name):
+    """The name agent-desktop presents for a raw AT-SPI name: None when it is empty or a
+    toolkit class name (GTK 4.8 names an unlabelled widget after its type, "GtkMenuButton";
+    src/core/node.h ad_toolkit_class_name)."""
+    if not name:
+        return None
+    m = _TOOLKIT_CLASS.fullmatch(name)
+    if m and any(c.islower() for c in m.group(1)):
+        return None
+    return name
 
 
 def desktop_apps():

@@ -231,6 +231,51 @@ def test_type_empty_stdin_into_empty_field(cli, fixture_app):
     assert env["data"]["disposition"]["delivery"] in ("delivered_verified", "not_delivered")
 
 
+def _drawn_value_scale(widget_factory_app):
+    """gtk3-widget-factory's scale that draws its value: pyatspi reads its Description as
+    that text ("50.0" for Value 50)."""
+    found = []
+    for o in obs.walk(widget_factory_app.window()):
+        if o.role != "slider" or "enabled" not in o.states:
+            continue
+        try:
+            shown = float(o.acc.description)
+        except ValueError:
+            continue
+        if abs(shown - o.acc.queryValue().currentValue) < 0.05:
+            found.append(o.acc)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_set_value_on_a_slider_that_describes_its_value(cli, widget_factory_app):
+    """Regression (issue 7 item 11): the description changed with the value, the ref went
+    stale (saved_ref_absent) and set-value ended delivered_unverified without post_state."""
+    scale = _drawn_value_scale(widget_factory_app)
+    value = scale.queryValue()
+    start = value.currentValue
+    target = 42.0 if abs(start - 42.0) > 0.5 else 37.0
+    snap = cli.ok("snapshot", "--app", "gtk3-widget-factory", "-i")
+    mine = [n for n in nodes(snap["tree"]) if n["role"] == "slider"
+            and n.get("description") == scale.description]
+    assert len(mine) == 1, mine
+    try:
+        data = cli.ok("set-value", mine[0]["ref_id"], "%g" % target)
+        assert data["disposition"] == VERIFIED, data
+        assert data["details"]["verification_scope"] == "element_value"
+        assert data["post_state"]["role"] == "slider"
+        assert float(data["post_state"]["value"]) == target
+        assert data["steps"][0]["verified"] is True
+        # pyatspi: the value moved and the description followed it.
+        obs.wait_until(lambda: abs(value.currentValue - target) < 0.01, what="the new value")
+        assert abs(float(scale.description) - target) < 0.05
+        # The same ref still resolves: the description that shows the value is state.
+        got = cli.ok("get", mine[0]["ref_id"], "--property", "value")
+        assert float(got["value"]) == target
+    finally:
+        value.currentValue = start
+
+
 def test_set_value_secret_is_never_echoed(cli, state_home, fixture_app):
     need_state(fixture_app)
     window = fixture_app.window()

@@ -9,7 +9,7 @@ import pytest
 
 import atspi_observer as obs
 from e2e_helpers import (add_rows, expect_error, find_node, fixture_ref, fixture_reset,
-                         fruits_cell, launch, load_refmap, proc_state, rect, ref_number,
+                         fruits_cell, launch, load_refmap, nodes, proc_state, rect, ref_number,
                          remove_rows, screen_extents, stop_process)
 
 CALC = ["--app", "gnome-calculator"]
@@ -148,7 +148,8 @@ def test_find_text_matches_ancestors(cli, calculator_app):
         if any("mod" in t.lower() for t in texts if t):
             hits.update(o.path[:k] for k in range(len(o.path) + 1))
     by_path = {o.path: o for o in live}
-    want = Counter((obs.canonical_role(by_path[p].role), by_path[p].name or None) for p in hits)
+    want = Counter((obs.canonical_role(by_path[p].role), obs.presented_name(by_path[p].name))
+                   for p in hits)
     got = cli.ok("find", *CALC, "--text", "mod", "--limit", "0")
     assert got["total_matches"] == len(hits) > 1
     assert Counter((m["role"], m.get("name")) for m in got["matches"]) == want
@@ -156,6 +157,31 @@ def test_find_text_matches_ancestors(cli, calculator_app):
     named = cli.ok("find", *CALC, "--name", "mod", "--limit", "0")
     assert named["total_matches"] < got["total_matches"]
     assert all("mod" in m["name"].lower() for m in named["matches"])
+
+
+def test_class_name_is_never_text_or_name(cli, calculator_app):
+    """Regression (issue 7 item 19): GTK 4.8 names an unlabelled widget after its type, and
+    `get --property text` on gnome-calculator's empty display returned "GtkSourceView"."""
+    texts = [o for o in calc_walk(calculator_app) if o.role == "text"]
+    display = [o for o in texts if "editable" in o.states]
+    assert len(display) == 1, texts
+    obs.set_text(display[0].acc, "")
+    obs.wait_until(lambda: obs.text_of(display[0].acc) == "", what="the display emptied")
+    # pyatspi: the names are the widget classes, the display holds no text.
+    assert {o.name for o in texts} >= {"GtkSourceView"}
+    snap = cli.ok("snapshot", *CALC, "-i")
+    fields = [n for n in nodes(snap["tree"]) if n["role"] == "textfield"]
+    assert len(fields) == len(texts), fields
+    for n in fields:
+        assert "name" not in n, n
+    ref = [n for n in fields if "SetValue" in n.get("available_actions", [])]
+    assert len(ref) == 1, fields
+    got = cli.ok("get", ref[0]["ref_id"], "--property", "text")
+    assert got["value"] is None, got
+    assert cli.ok("get", ref[0]["ref_id"], "--property", "title")["value"] is None
+    # find --name never matches a class name either.
+    code, env = cli.run("find", *CALC, "--name", "GtkSourceView", "--first")
+    assert not env["ok"] or env["data"].get("match") is None, env
 
 
 # ---- get and is on ad-fixture ------------------------------------------------------------
@@ -382,3 +408,66 @@ def test_ref_of_an_exited_unreaped_process_is_stale(cli, second_fixture):
     inst.popen.wait()
     err = expect_error((code, env), "STALE_REF")
     assert err["details"]["process_state"] == "exited"
+
+
+# ---- visibility: unreadable bounds and the screen edge (issue 7 item 4) ------------------
+
+
+INT_MIN = -2147483648
+
+
+@pytest.fixture(scope="module")
+def gtk3_demo_app(app_tmp):
+    import shutil
+    exe = shutil.which("gtk3-demo")
+    if not exe:
+        pytest.skip("gtk3-demo is not installed (gtk-3-examples)")
+    inst = launch([exe], "gtk3-demo", log_dir=app_tmp,
+                  ready=lambda w: any(o.name == "Pickers" for o in obs.walk(w)))
+    try:
+        yield inst
+    finally:
+        stop_process(inst.popen)
+
+
+def test_row_with_unreadable_bounds_is_not_visible(cli, gtk3_demo_app):
+    """Regression: gtk3-demo's "Pickers" row, scrolled out of its GtkTreeView, has INT_MIN
+    extents; `is visible` said true and scroll-to skipped it as already visible."""
+    cells = [o for o in obs.walk(gtk3_demo_app.window()) if o.name == "Pickers"]
+    assert len(cells) == 1, cells
+    assert obs.extents(cells[0].acc)[:2] == (INT_MIN, INT_MIN)
+    assert {"visible", "showing"} <= cells[0].states  # the states alone claim visible
+    ref = cli.ok("find", "--app", "gtk3-demo", "--name", "Pickers", "--exact",
+                 "--first")["match"]["ref_id"]
+    got = cli.ok("is", ref, "--property", "visible")
+    assert (got["result"], got["applicable"]) == (False, False), got
+    assert cli.ok("get", ref, "--property", "bounds")["live"] is False
+    err = expect_error(cli.run("scroll-to", ref, "--timeout-ms", "600"), "TIMEOUT")
+    assert err["details"]["kind"] == "actionability_timeout"
+    stable = [c for c in err["details"]["checks"] if c["check"] == "stable"]
+    assert stable == [{"check": "stable", "status": "fail", "reason": "live bounds unavailable",
+                       "stability": stable[0]["stability"]}], err["details"]["checks"]
+    assert obs.extents(cells[0].acc)[:2] == (INT_MIN, INT_MIN)
+
+
+def test_element_below_the_screen_edge_is_not_visible(cli, fixture_app):
+    """Regression: the fixture's Options button below the bottom edge read visible."""
+    from action_helpers import have_xdotool, x_window_of, xdotool
+    if not have_xdotool():
+        pytest.skip("moving the window needs xdotool")
+    win = fixture_app.window()
+    xid = x_window_of(fixture_app.pid, "AD Fixture")
+    x0, y0 = obs.extents(win)[:2]
+    options = obs.by_id(win, "options_button")
+    ref = fixture_ref(cli, "options_button")
+    assert cli.ok("is", ref, "--property", "visible")["result"] is True
+    try:
+        xdotool("windowmove", "--sync", xid, x0, 1000)
+        obs.wait_until(lambda: obs.extents(options)[1] >= 1024, what="Options below 1024")
+        assert {"visible", "showing"} <= obs.state_names(options)
+        got = cli.ok("is", ref, "--property", "visible")
+        assert (got["result"], got["applicable"]) == (False, True), got
+    finally:
+        xdotool("windowmove", "--sync", xid, x0, y0)
+        obs.wait_until(lambda: obs.extents(options)[1] < 1024, what="Options back on screen")
+    assert cli.ok("is", ref, "--property", "visible")["result"] is True

@@ -40,7 +40,8 @@ def test_tree_matches_pyatspi(cli, fixture_app):
     assert data["window"]["title"] == win.name == "AD Fixture"
     # The same multiset of (canonical role, name) pairs...
     ours_pairs = Counter((n["role"], n.get("name")) for _, n in ours)
-    theirs_pairs = Counter((obs.canonical_role(o.role), o.name or None) for o in theirs)
+    theirs_pairs = Counter((obs.canonical_role(o.role), obs.presented_name(o.name))
+                           for o in theirs)
     assert ours_pairs == theirs_pairs
     # ...at the same places: pre-order positions, child counts and descriptions agree.
     assert [p for p, _ in ours] == [o.path for o in theirs]
@@ -218,7 +219,8 @@ def test_include_bounds_are_screen_extents(cli, fixture_app):
         if n["role"] != "button":
             continue
         o = obs.read(obs.at_path(win, path), path)
-        assert obs.canonical_role(o.role) == "button" and (o.name or None) == n.get("name")
+        assert (obs.canonical_role(o.role) == "button" and
+                obs.presented_name(o.name) == n.get("name"))
         if "bounds" not in n:
             # An unmapped button (the closed popover's Ping): GTK3 reports INT_MIN extents,
             # which are no rectangle.
@@ -242,7 +244,7 @@ def test_include_bounds_gtk4_in_screen_coordinates(cli, calculator_app):
         if n["role"] != "button" or "bounds" not in n:
             continue
         acc = obs.at_path(win, path)
-        assert (acc.name or None) == n.get("name")
+        assert obs.presented_name(acc.name) == n.get("name")
         assert rect(n["bounds"]) == screen_extents(acc, win, calculator_app.pid), path
         checked += 1
     assert checked >= 20
@@ -264,8 +266,9 @@ def test_max_depth_cut_nodes_report_live_child_counts(cli, fixture_app):
 
 
 def test_max_depth_above_50_is_invalid(cli, fixture_app):
+    # The table declares 0 to 50, and a range error is a parse error for every flag: exit 2.
     err = expect_error(cli.run("snapshot", "--app", "ad-fixture", "--max-depth", "51"),
-                       "INVALID_ARGS", exit_code=1)
+                       "INVALID_ARGS", exit_code=2)
     assert "50" in err["message"]
     assert snapshot(cli, "--max-depth", "50")["complete"] is True
 

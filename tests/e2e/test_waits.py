@@ -174,6 +174,28 @@ def test_wait_timeout_zero_checks_once(cli, fixture_app):
     assert env["ok"] and env["data"]["found"] is True
 
 
+def test_wait_element_of_an_exited_process_ends_at_once(cli, fixture_bin, tmp_path):
+    """The process behind the ref is gone and never comes back: the wait answers STALE_REF
+    process_exited at once instead of polling until its timeout."""
+    inst = launch([fixture_bin], "ad-fixture-2",
+                  extra_env={"AD_FIXTURE_STATE_FILE": str(tmp_path / "second.json")},
+                  ready=lambda w: obs.by_id(w, "status_label") is not None, log_dir=tmp_path)
+    try:
+        wid = [w["id"] for w in cli.ok("list-windows", *FIXTURE) if w["pid"] == inst.pid]
+        assert len(wid) == 1
+        inc = cli.ok("find", "--window-id", wid[0], "--native-id", "inc_button", "--exact",
+                     "--first")["match"]["ref_id"]
+        assert cli.ok("wait", "--element", inc, "--timeout", "5000")["found"] is True
+    finally:
+        stop_process(inst.popen)
+    assert obs.app_for_pid(inst.pid) is None
+    # A timeout longer than any test: only an answer that does not wait for it passes.
+    err = expect_error(cli.run("wait", "--element", inc, "--timeout", "600000"),
+                       "STALE_REF", kind="process_exited")
+    assert err["details"]["process_state"] == "exited"
+    assert err["recovery"]["strategy"] == "inspect_state_then_retry_original"
+
+
 # ---- window ------------------------------------------------------------------------------
 
 
@@ -196,6 +218,31 @@ def test_wait_window_timeout_reports_what_it_saw(cli, fixture_app):
     assert err["details"]["app"] == "ad-fixture"
     assert err["details"]["last_observed"] == {"count": len(titles), "titles": titles,
                                                "truncated": False}
+
+
+def _popup_shown(app):
+    acc = obs.app_for_pid(app.pid)
+    return acc is not None and any(not w.name for w in obs.windows_of(acc))
+
+
+def test_wait_window_lists_an_untitled_window(cli, fixture_app):
+    """The context menu is an untitled top level of its own: it is counted and listed (as
+    null, like list-windows' title), so count matches the titles."""
+    cli.ok("right-click", ref(cli, "context_target"))
+    try:
+        obs.wait_until(lambda: _popup_shown(fixture_app), what="the context menu")
+        titles = [w.name or None for w in obs.windows_of(obs.app_for_pid(fixture_app.pid))]
+        assert None in titles and FIXTURE_TITLE in titles
+        err = expect_error(cli.run("wait", "--window", "No Such Title", *FIXTURE, "--timeout",
+                                   "700"), "TIMEOUT")
+        last = err["details"]["last_observed"]
+        assert last["count"] == len(last["titles"]) == len(titles)
+        assert sorted(last["titles"], key=str) == sorted(titles, key=str)
+        assert last["truncated"] is False
+    finally:
+        if _popup_shown(fixture_app):
+            cli.run("--headed", "press", "escape", *FIXTURE)
+            obs.wait_until(lambda: not _popup_shown(fixture_app), what="the menu to close")
 
 
 # ---- text --------------------------------------------------------------------------------

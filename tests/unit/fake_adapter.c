@@ -66,6 +66,7 @@ static void apply_attr(ad_node *n, char *attr)
         else if (strcmp(attr, "s?") == 0) { n->states_state = AD_FIELD_UNKNOWN; n->states = 0; }
         else if (strcmp(attr, "secure") == 0) n->secure = true;
         else if (strcmp(attr, "checked?") == 0) n->checked_unreported = true;
+        else if (strcmp(attr, "b?") == 0) n->bounds_state = AD_FIELD_UNKNOWN;
         else if (strcmp(attr, "popup") == 0) { n->popup_state = AD_FIELD_KNOWN; n->popup = true; }
         else if (strcmp(attr, "popup?") == 0) n->popup_state = AD_FIELD_UNKNOWN;
         else die("flag", attr);
@@ -73,7 +74,7 @@ static void apply_attr(ad_node *n, char *attr)
     }
     *eq = '\0';
     const char *k = attr, *v = eq + 1;
-    if (strcmp(k, "n") == 0) ad_text_set(&n->name, v);
+    if (strcmp(k, "n") == 0) ad_node_set_name(n, v);
     else if (strcmp(k, "d") == 0) ad_text_set(&n->description, v);
     else if (strcmp(k, "id") == 0) ad_text_set(&n->native_id, v);
     else if (strcmp(k, "v") == 0) ad_text_set(&n->value, v);
@@ -135,6 +136,7 @@ ad_node *fk_copy(const ad_node *s)
     copy_text(&n->value, &s->value);
     copy_text(&n->description, &s->description);
     copy_text(&n->native_id, &s->native_id);
+    n->toolkit_class = s->toolkit_class ? strdup(s->toolkit_class) : NULL;
     n->states_state = s->states_state;
     n->states = s->states;
     n->caps = s->caps;
@@ -367,6 +369,18 @@ static void drop_unasked_bounds(ad_node *n)
         drop_unasked_bounds(n->children[i]);
 }
 
+/* A real adapter reads the extents of every node that earns a ref: one built without b=
+ * (and without b?) reads as a small rectangle on the screen. */
+static void default_ref_bounds(ad_node *n)
+{
+    if (ad_node_refable(n) && n->bounds_state == AD_FIELD_ABSENT) {
+        n->bounds = (ad_rect){10, 10, 20, 20};
+        n->bounds_state = AD_FIELD_KNOWN;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        default_ref_bounds(n->children[i]);
+}
+
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -381,8 +395,11 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         return ad_error_set(err, AD_TIMEOUT, "the read's deadline passed before it started");
     memset(ret, 0, sizeof(*ret));
     ret->root = fk_copy(w->root);
+    default_ref_bounds(ret->root);
     if (!lim->all_bounds)
         drop_unasked_bounds(ret->root);
+    ret->screen = f->screen;
+    ret->screen_state = f->screen_known ? AD_FIELD_KNOWN : AD_FIELD_UNKNOWN;
     ret->nodes_observed = ad_node_count(ret->root);
     ret->complete = w->complete;
     ret->cut_reason = w->complete ? NULL : w->cut_reason;
@@ -444,6 +461,8 @@ fake_adapter *fake_new(void)
     f->base.ops = &fake_ops;
     f->bus_available = true;
     f->apps_complete = true;
+    f->screen = (ad_rect){0, 0, 1280, 1024}; /* the headless desktop of the e2e tests */
+    f->screen_known = true;
     return f;
 }
 

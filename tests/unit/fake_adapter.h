@@ -8,11 +8,14 @@
  *         fk("textfield|v=12|s=focused", NULL), NULL), NULL)
  *
  * The spec is the role (a canonical token) followed by '|'-separated attributes:
- *   n=NAME  d=DESCRIPTION  id=NATIVE_ID  v=VALUE     a known field
+ *   n=NAME  d=DESCRIPTION  id=NATIVE_ID  v=VALUE     a known field (a toolkit class name
+ *                                                    as n= is the toolkit class, as read)
  *   n?      d?             id?           v?          an unknown field (the read failed)
  *   a=ACTION (repeatable)  s=STATE (repeatable)      s? : the states could not be read
  *   b=X,Y,W,H  bounds      secure                    a password field
  *   checked?   a check box whose toolkit never reports its checked state
+ *   b?         bounds that could not be read (GTK3's INT_MIN extents); a node that earns a
+ *              ref and has neither reads as 10,10 20x20, as a real adapter reads its extents
  *   popup      a popup for another element (a GTK3 popover); popup? : that could not be read
  *   cap=focusable|expandable|selectable|checkable|editable (repeatable)
  *   cut=N      children_cut, with N live children reported
@@ -75,6 +78,8 @@ typedef struct fake_adapter {
     bool apps_complete;     /* list_apps complete flag (false also when skipped is set) */
     ad_app_skip skipped[FAKE_MAX]; /* list_apps skipped entries (static strings, copied) */
     size_t n_skipped;
+    ad_rect screen;         /* the screen every read reports (0,0 1280x1024) */
+    bool screen_known;      /* false: reads report the screen unknown */
     size_t unanswered;      /* list_windows unanswered count */
     size_t unresponsive;    /* list_windows: of those, silent past their budget */
     /* Call counters, for "was not read" assertions. */

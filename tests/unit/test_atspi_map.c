@@ -291,6 +291,18 @@ static void action_mapping(void **state)
     assert_null(ad_atspi_action_canonical(NULL));
 }
 
+/* GTK3's INT_MIN origin (gtk3-demo's scrolled-away "Pickers" row: INT_MIN,INT_MIN,186,21)
+ * is unknown bounds; any real origin, negative ones on a left monitor too, is readable. */
+static void int_min_extents_are_unreadable(void **state)
+{
+    (void)state;
+    assert_false(ad_atspi_extents_readable(INT32_MIN, INT32_MIN));
+    assert_false(ad_atspi_extents_readable(10, INT32_MIN));
+    assert_false(ad_atspi_extents_readable(INT32_MIN, 10));
+    assert_true(ad_atspi_extents_readable(0, 0));
+    assert_true(ad_atspi_extents_readable(-1920, -5));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +316,7 @@ int main(void)
         cmocka_unit_test(all_tokens_in_fixed_order),
         cmocka_unit_test(state_token_validity),
         cmocka_unit_test(action_mapping),
+        cmocka_unit_test(int_min_extents_are_unreadable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

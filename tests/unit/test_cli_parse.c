@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/parse.h"
@@ -185,6 +186,90 @@ static void test_help_and_version(void **state)
     done(&r);
 }
 
+/* Global flags without a command, or a lone --, are not a bare agent-desktop: json-output.md
+ * lets only --help, --version and a bare call print text, so they are a parse error. */
+static void test_no_command_is_a_parse_error(void **state)
+{
+    (void)state;
+    expect_parse_error(PARSE("--headed"), "No command");
+    expect_parse_error(PARSE("--"), "No command");
+    expect_parse_error(PARSE("--session", "run-1", "-v"), "No command");
+}
+
+/* Runs argv words for one INT argument of `cmd` set to `value` and expects the one rule: a
+ * parse error (exit 2) with INVALID_ARGS. Required positionals before it get a ref. */
+static void expect_range_error(const ad_command *cmd, const ad_arg_spec *s, long long value)
+{
+    char text[32];
+    snprintf(text, sizeof(text), "%lld", value);
+    const char *words[24] = {0};
+    size_t n = 0;
+    if (cmd)
+        words[n++] = cmd->name;
+    for (const ad_arg_spec *o = cmd ? cmd->args : NULL; o && o->name && o != s; o++)
+        if (o->positional)
+            words[n++] = o->type == AD_ARG_ENUM ? "list" : "@s1:e1";
+    char flag[80], flag_eq[120];
+    snprintf(flag, sizeof(flag), "--%s", s->name);
+    snprintf(flag_eq, sizeof(flag_eq), "--%s=%s", s->name, text);
+    if (s->positional) {
+        words[n++] = "--"; /* a negative value after -- is a positional, not a flag */
+        words[n++] = text;
+    } else {
+        words[n++] = flag_eq;
+    }
+    if (!cmd)
+        words[n++] = "status";
+    parsed r = parse_words(words);
+    if (r.rc != -1 || !r.err.parse_error || r.err.code != AD_INVALID_ARGS)
+        fail_msg("%s %s=%s: rc %d parse_error %d", cmd ? cmd->name : "(global)", s->name, text,
+                 r.rc, r.err.parse_error);
+    done(&r);
+}
+
+/* Item 13: every whole-number argument of the table, flag or positional, global or not,
+ * below its minimum and above its maximum fails the same way: INVALID_ARGS, exit 2. */
+static void test_every_int_argument_range_is_a_parse_error(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (size_t c = 0; c <= ad_commands_count; c++) {
+        const ad_command *cmd = c < ad_commands_count ? &ad_commands[c] : NULL;
+        const ad_arg_spec *specs = cmd ? cmd->args : ad_global_args;
+        for (const ad_arg_spec *s = specs; s->name; s++) {
+            if (s->type != AD_ARG_INT)
+                continue;
+            int64_t min, max;
+            ad_arg_int_bounds(s, &min, &max);
+            if (min > INT64_MIN)
+                expect_range_error(cmd, s, (long long)min - 1);
+            if (max < INT64_MAX)
+                expect_range_error(cmd, s, (long long)max + 1);
+            checked++;
+        }
+    }
+    assert_true(checked > 30);
+    /* The spec's own limits are in the table, so they too exit 2. */
+    expect_parse_error(PARSE("snapshot", "--max-depth", "51"), "--max-depth 51");
+    expect_parse_error(PARSE("snapshot", "--max-depth", "-1"), "--max-depth -1");
+    expect_parse_error(PARSE("wait", "86400001"), "86400001");
+    expect_parse_error(PARSE("wait", "--timeout", "86400001"), "86400001");
+    expect_parse_error(PARSE("scroll", "@s1:e1", "--amount", "0"), "--amount 0");
+    /* A number too large for 64 bits is not a whole number the parser can read. */
+    expect_parse_error(PARSE("snapshot", "--max-depth", "99999999999999999999"), "whole number");
+}
+
+/* The whole-number hint of a positional names no flag that does not exist. */
+static void test_positional_number_hint_names_no_flag(void **state)
+{
+    (void)state;
+    parsed r = PARSE("wait", "soon");
+    assert_int_equal(r.rc, -1);
+    assert_true(r.err.parse_error);
+    assert_null(strstr(r.err.suggestion, "--ms"));
+    done(&r);
+}
+
 static void test_value_conversion(void **state)
 {
     (void)state;
@@ -213,6 +298,9 @@ int main(void)
         cmocka_unit_test(test_unknown_command_keeps_its_name),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_value_conversion),
+        cmocka_unit_test(test_no_command_is_a_parse_error),
+        cmocka_unit_test(test_every_int_argument_range_is_a_parse_error),
+        cmocka_unit_test(test_positional_number_hint_names_no_flag),
     };
     return cmocka_run_group_tests_name("cli_parse", tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "core/refs.h"
 #include "fake_adapter.h"
 #include "test_util.h"
+#include "core/suggestion.h"
 
 /* Depths (logical): headerbar 1, Keypad 1, Row 1 2, 7/8/Extra 3, sqrt/pow 4. */
 static ad_node *calc_tree(void)
@@ -177,9 +178,10 @@ static void test_partial_snapshot(void **state)
 static void test_max_depth_limit(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:i}", "max_depth", 51), 1);
+    /* A range the table declares is a parse error (exit 2) for every front end. */
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:i}", "max_depth", 51), 2);
     assert_string_equal(tu_str(env, "error.message"),
-                        "max depth 51 exceeds the supported maximum of 50");
+                        "--max-depth 51 is out of range: expected 0 to 50");
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
     expect_code(env, "INVALID_ARGS");
     assert_int_equal(f->fake->n_read_window, 0);
@@ -309,11 +311,13 @@ static void test_incomplete_drill_times_out_and_saves_nothing(void **state)
     assert_int_equal(len_before, len_after);
     assert_memory_equal(before, after, len_before);
     free(after);
-    /* A closed source window: WINDOW_NOT_FOUND, and still nothing saved. */
+    /* A closed source window: the drill ref is stale (window_closed), and still nothing
+     * saved. */
     f->win->complete = true;
     f->win->closed = true;
-    expect_code(run(f, "snapshot", tu_args("snapshot", "{s:s}", "root", ref_named(skel, "Extra")),
-                    1), "WINDOW_NOT_FOUND");
+    env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "root", ref_named(skel, "Extra")), 1);
+    assert_string_equal(tu_str(env, "error.details.kind"), "window_closed");
+    expect_code(env, "STALE_REF");
     after = tu_read_file(path, &len_after);
     assert_int_equal(len_before, len_after);
     assert_memory_equal(before, after, len_before);
@@ -445,6 +449,33 @@ static void test_app_with_several_windows_is_ambiguous(void **state)
     expect_code(env, "AMBIGUOUS_TARGET");
 }
 
+/* Item 14: a suggestion followed literally must work. list-surfaces has no --window-id, so
+ * its window errors must not tell the user to pass one; snapshot has one and keeps it. */
+static void test_window_suggestions_name_only_accepted_flags(void **state)
+{
+    fx *f = *state;
+    f->win->w.is_focused = false; /* no focused window */
+    json_t *env = run(f, "list-surfaces", tu_args("list-surfaces", "{}"), 1);
+    const char *s = tu_str(env, "error.suggestion");
+    assert_non_null(s);
+    assert_null(strstr(s, "--window-id"));
+    char why[160];
+    assert_null(ad_suggestion_problem(ad_command_find("list-surfaces"), s, why, sizeof(why)));
+    expect_code(env, "WINDOW_NOT_FOUND");
+    env = run(f, "snapshot", tu_args("snapshot", "{}"), 1);
+    assert_non_null(strstr(tu_str(env, "error.suggestion"), "--window-id"));
+    expect_code(env, "WINDOW_NOT_FOUND");
+}
+
+/* An unknown app's suggestion names no command this build lacks (launch). */
+static void test_unknown_app_suggests_no_missing_command(void **state)
+{
+    fx *f = *state;
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:s}", "app", "nope"), 1);
+    assert_null(strstr(tu_str(env, "error.suggestion"), "launch"));
+    expect_code(env, "APP_NOT_FOUND");
+}
+
 static void test_ambiguous_candidates_are_the_windows_still_left(void **state)
 {
     /* Regression (was a bug): snapshots-and-refs.md: "If several windows are still left, the command fails with
@@ -566,6 +597,8 @@ int main(void)
         T(test_app_windows_narrow_visible_focused_accessible),
         T(test_app_with_several_windows_is_ambiguous),
         T(test_ambiguous_candidates_are_the_windows_still_left),
+        T(test_window_suggestions_name_only_accepted_flags),
+        T(test_unknown_app_suggests_no_missing_command),
         T(test_unknown_app),
         T(test_window_id),
         T(test_unimplemented_command_fails_closed),

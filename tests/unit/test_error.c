@@ -5,10 +5,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dispatch.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "test_util.h"
 
 /* Builds the error object for (code, delivery) with an optional details object (stolen). */
@@ -236,10 +238,76 @@ static void test_envelopes(void **state)
     json_decref(ok);
 }
 
+/* Item 23: text that is not UTF-8 (argv bytes, a cut character) made jansson drop the key
+ * it was meant for. Every text now enters through ad_json_text, so the keys stay. */
+static void test_invalid_utf8_never_drops_a_key(void **state)
+{
+    (void)state;
+    ad_error err = AD_ERROR_INIT;
+    ad_error_set(&err, AD_INVALID_ARGS, "Unknown command '%s'", "\xff");
+    ad_error_suggest(&err, "Not '%s'", "caf\xc3");
+    ad_error_platform_detail(&err, "\xc3\x28");
+    ad_error_detail_text(&err, "key", "\xe9\xe9");
+    json_t *e = ad_envelope_error("\xff", &err);
+    assert_string_equal(tu_str(e, "command"), "\\xFF");
+    assert_string_equal(tu_str(e, "error.message"), "Unknown command '\\xFF'");
+    assert_string_equal(tu_str(e, "error.suggestion"), "Not 'caf\\xC3'");
+    assert_string_equal(tu_str(e, "error.platform_detail"), "\\xC3(");
+    assert_string_equal(tu_str(e, "error.details.key"), "\\xE9\\xE9");
+    char *text = json_dumps(e, JSON_COMPACT);
+    assert_non_null(text);
+    free(text);
+    json_decref(e);
+    ad_error_clear(&err);
+    /* Valid text is kept as it is, including four-byte characters. */
+    json_t *j = ad_json_text("caf\xc3\xa9 \xf0\x9f\x98\x80");
+    assert_string_equal(json_string_value(j), "caf\xc3\xa9 \xf0\x9f\x98\x80");
+    json_decref(j);
+    /* Overlongs, surrogates and stray continuation bytes are not UTF-8. */
+    assert_false(ad_utf8_valid("\xc0\xaf", 2));
+    assert_false(ad_utf8_valid("\xed\xa0\x80", 3));
+    assert_false(ad_utf8_valid("\x80", 1));
+    assert_true(ad_utf8_valid("\xe2\x82\xac", 3));
+}
+
+/* The envelope always has command and error.message, whatever the caller passed. */
+static void test_envelope_required_keys_by_construction(void **state)
+{
+    (void)state;
+    ad_error empty = AD_ERROR_INIT;
+    json_t *e = ad_envelope_error(NULL, &empty);
+    assert_string_equal(tu_str(e, "command"), "agent-desktop");
+    assert_non_null(tu_str(e, "error.message"));
+    assert_non_null(tu_str(e, "error.code"));
+    assert_non_null(tu_at(e, "error.disposition"));
+    json_decref(e);
+    json_t *ok = ad_envelope_ok("", NULL);
+    assert_string_equal(tu_str(ok, "command"), "agent-desktop");
+    assert_true(json_is_object(tu_at(ok, "data")));
+    json_decref(ok);
+}
+
+/* A cut at a byte limit keeps whole characters. */
+static void test_utf8_boundary(void **state)
+{
+    (void)state;
+    char s[129];
+    for (size_t i = 0; i < 64; i++)
+        memcpy(s + 2 * i, "\xc3\xa9", 2); /* 64 x e-acute: 128 bytes */
+    s[128] = '\0';
+    assert_int_equal(ad_utf8_boundary(s, 128, 127), 126);
+    assert_int_equal(ad_utf8_boundary(s, 128, 128), 128);
+    assert_int_equal(ad_utf8_boundary("ab\xff", 3, 3), 3); /* a bad byte is one unit */
+    assert_int_equal(ad_utf8_boundary("\xf0\x9f\x98\x80", 4, 3), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_disposition_follows_delivery),
+        cmocka_unit_test(test_invalid_utf8_never_drops_a_key),
+        cmocka_unit_test(test_envelope_required_keys_by_construction),
+        cmocka_unit_test(test_utf8_boundary),
         cmocka_unit_test(test_default_delivery_is_not_delivered),
         cmocka_unit_test(test_recovery_plans),
         cmocka_unit_test(test_stale_ref_of_exited_process_inspects_state),

@@ -5,9 +5,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/present.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
 #include "fake_adapter.h"
@@ -354,9 +356,18 @@ static void test_live_reused_pid_is_an_exited_process(void **state)
 static void test_live_window_closed(void **state)
 {
     live *l = *state;
+    /* Regression (was a bug): the window the ref was captured in closed while its process
+     * runs on (a dialog's OK after the dialog went). The lookup's WINDOW_NOT_FOUND was passed
+     * on as is; snapshots-and-refs.md lists "the window closed" under STALE_REF, whose
+     * recovery is a fresh snapshot. */
     l->fake->wins[0].closed = true;
     assert_int_equal(resolve_live(l, entry("button", "OK")), -1);
-    assert_int_equal(l->err.code, AD_WINDOW_NOT_FOUND);
+    expect_error(&l->err, AD_STALE_REF, "window_closed");
+    assert_null(json_object_get(l->err.details, "process_state"));
+    json_t *j;
+    assert_string_equal(recovery_strategy(&l->err, &j), "refresh_snapshot_then_retry_original");
+    assert_string_equal(tu_str(j, "disposition.delivery"), "not_delivered");
+    json_decref(j);
     assert_int_equal(l->fake->n_read_window, 0);
 }
 
@@ -412,12 +423,121 @@ static void test_load_steps(void **state)
     assert_int_equal(l->fake->n_read_window, 1); /* only the one successful resolution */
 }
 
+
+/* ---- identity rules (identity.c) -------------------------------------------------------- */
+
+/* The entry a snapshot of `root` saves for `n`, which must be unique over the whole read. */
+static json_t *captured_entry(ad_node *root, const ad_node *n)
+{
+    static ad_window win = {.id = "w-fake-1", .title = "Calc", .app_name = "calc", .pid = 42,
+                            .process_instance = "boot:1"};
+    ad_present_source src = {.window = &win, .app_name = "calc", .surface = "window",
+                             .identity_proven = true};
+    ad_identity_index *idx = ad_identity_index_build(root);
+    json_t *e = ad_ref_entry_new(n, idx, &src, false);
+    ad_identity_index_free(idx);
+    assert_true(json_is_true(json_object_get(e, "unique_at_capture")));
+    return e;
+}
+
+/* Two gtk3-widget-factory scales: the one that draws its value describes itself with that
+ * text ("50.0"), its insensitive twin with " ". */
+static ad_node *scales_tree(const char *drawn, const char *value)
+{
+    char spec[128];
+    snprintf(spec, sizeof(spec), "slider|d=%s|v=%s|a=SetValue", drawn, value);
+    return fk("window|n=Factory", fk(spec, NULL), fk("slider|d= |v=50|a=SetValue|s=disabled",
+                                                      NULL),
+              fk("slider|d=Volume|v=3|a=SetValue", NULL), NULL);
+}
+
+/* Regression (issue 7 item 11): set-value 42 on the scale turned its description into
+ * "42.0" and the ref went stale (saved_ref_absent). Rule 5: that description is state. */
+static void test_a_description_that_shows_the_value_is_state(void **state)
+{
+    (void)state;
+    ad_node *before = scales_tree("50.0", "50");
+    json_t *e = captured_entry(before, before->children[0]);
+    assert_null(json_object_get(e, "description"));
+    assert_true(json_is_true(json_object_get(e, "description_shows_value")));
+    ad_node_free(before);
+    in_tree r = resolve_in(scales_tree("42.0", "42"), true, e);
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, r.tree.root->children[0]);
+    in_tree_clear(&r);
+    /* Rounded to the description's precision, and a comma locale. */
+    ad_node *t = scales_tree("42,4", "42.37");
+    ad_identity id = ad_identity_of(t->children[0]);
+    assert_null(id.description);
+    assert_true(id.description_shows_value);
+    ad_node_free(t);
+    /* A description that is not the value stays identity, the blank one too. */
+    t = scales_tree("51.0", "50");
+    id = ad_identity_of(t->children[0]);
+    assert_string_equal(id.description, "51.0");
+    assert_false(id.description_shows_value);
+    id = ad_identity_of(t->children[2]);
+    assert_string_equal(id.description, "Volume");
+    id = ad_identity_of(t->children[1]);
+    assert_string_equal(id.description, " ");
+    ad_node_free(t);
+}
+
+/* Rule 5 applies to value-bearing roles only; rule 6: unknown value, undecidable identity. */
+static void test_description_rules_by_role_and_unknown_value(void **state)
+{
+    (void)state;
+    ad_node *t = fk("window", fk("button|n=Go|d=50|v=50|a=Click", NULL),
+                    fk("slider|d=50.0|v?|a=SetValue", NULL),
+                    fk("incrementor|d=7|v=7|a=SetValue", NULL),
+                    fk("textfield|d=hello|v=hello", NULL), NULL);
+    assert_string_equal(ad_identity_of(t->children[0]).description, "50");
+    assert_false(ad_identity_unknown(t->children[0]));
+    /* Its value unread, the slider keeps its description, and a saved identity that relied
+     * on rule 5 can neither match nor miss it. */
+    assert_false(ad_identity_unknown(t->children[1]));
+    assert_string_equal(ad_identity_of(t->children[1]).description, "50.0");
+    ad_identity saved = {.role = "slider", .description_shows_value = true};
+    assert_true(ad_identity_unproven(t->children[1], &saved));
+    saved = (ad_identity){.role = "slider", .description = "50.0"};
+    assert_false(ad_identity_unproven(t->children[1], &saved));
+    assert_true(ad_identity_of(t->children[2]).description_shows_value);
+    assert_true(ad_identity_of(t->children[3]).description_shows_value);
+    ad_node_free(t);
+}
+
+/* Rules 3 to 5 on names. A toolkit class tells two unnamed fields apart (gnome-calculator
+ * 43: display GtkSourceView, history GtkTextView) and never shows as a name. A name stays
+ * identity even when it shows the value: an unnamed GTK3 GtkComboBox is named after its
+ * active item, and gtk3-widget-factory has three of them; as state they would all be twins. */
+static void test_names_in_identity(void **state)
+{
+    (void)state;
+    ad_node *t = fk("window|n=Calculator", fk("textfield|n=GtkSourceView|a=SetValue", NULL),
+                    fk("textfield|n=GtkTextView|s=readonly", NULL),
+                    fk("combobox|n=Left|v=Left|a=Select", NULL),
+                    fk("combobox|n=Middle|v=Middle|a=Select", NULL), NULL);
+    json_t *combo = captured_entry(t, t->children[2]);
+    assert_string_equal(json_string_value(json_object_get(combo, "name")), "Left");
+    json_decref(combo);
+    json_t *e = captured_entry(t, t->children[0]);
+    assert_null(json_object_get(e, "name"));
+    assert_string_equal(json_string_value(json_object_get(e, "toolkit_class")), "GtkSourceView");
+    in_tree r = resolve_in(t, true, e);
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, r.tree.root->children[0]);
+    in_tree_clear(&r);
+}
+
 int main(void)
 {
 #define L(fn) cmocka_unit_test_setup_teardown(fn, live_setup, live_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resolves_the_one_live_match),
         cmocka_unit_test(test_values_and_bounds_are_not_identity),
+        cmocka_unit_test(test_a_description_that_shows_the_value_is_state),
+        cmocka_unit_test(test_description_rules_by_role_and_unknown_value),
+        cmocka_unit_test(test_names_in_identity),
         cmocka_unit_test(test_saved_ref_absent),
         cmocka_unit_test(test_saved_ref_ambiguous_when_a_twin_appears),
         cmocka_unit_test(test_unknown_identity_of_the_same_role_is_unproven),

@@ -346,6 +346,49 @@ static void test_session_resolve(void **state)
     ad_error_clear(&err);
 }
 
+/* sessions.md, "Agent identity": 1 to 64 letters, digits, '-' or '_'; the flag wins over
+ * AGENT_DESKTOP_AGENT_ID; an invalid id from either is INVALID_ARGS. */
+static void test_agent_id_resolve(void **state)
+{
+    (void)state;
+    char *id = NULL;
+    ad_error err = AD_ERROR_INIT;
+    const char *saved = getenv("AGENT_DESKTOP_AGENT_ID");
+    char *restore = saved ? strdup(saved) : NULL;
+    unsetenv("AGENT_DESKTOP_AGENT_ID");
+    assert_int_equal(ad_agent_id_resolve(NULL, &id, &err), 0);
+    assert_null(id);
+    assert_int_equal(ad_agent_id_resolve("agent_7-b", &id, &err), 0);
+    assert_string_equal(id, "agent_7-b");
+    free(id);
+    char seventy[71];
+    memset(seventy, 'a', 70);
+    seventy[70] = '\0';
+    const char *bad[] = {"x y", "", seventy, "caf\xc3\xa9", NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        assert_int_equal(ad_agent_id_resolve(bad[i], &id, &err), -1);
+        assert_int_equal(err.code, AD_INVALID_ARGS);
+        assert_non_null(strstr(err.message, "--agent-id"));
+        assert_null(id);
+        ad_error_clear(&err);
+    }
+    seventy[64] = '\0';
+    assert_int_equal(ad_agent_id_resolve(seventy, &id, &err), 0); /* 64 is the longest */
+    free(id);
+    setenv("AGENT_DESKTOP_AGENT_ID", "bad id", 1);
+    assert_int_equal(ad_agent_id_resolve(NULL, &id, &err), -1);
+    assert_non_null(strstr(err.message, "AGENT_DESKTOP_AGENT_ID"));
+    ad_error_clear(&err);
+    assert_int_equal(ad_agent_id_resolve("good", &id, &err), 0); /* the flag wins */
+    assert_string_equal(id, "good");
+    free(id);
+    if (restore)
+        setenv("AGENT_DESKTOP_AGENT_ID", restore, 1);
+    else
+        unsetenv("AGENT_DESKTOP_AGENT_ID");
+    free(restore);
+}
+
 /* A FIFO at session.json would block the ended-session check forever; a manifest that is a
  * symlink is not followed. Both fail closed with INTERNAL, bounded by alarm. */
 static void test_session_manifest_fifo_or_symlink_fails_closed(void **state)
@@ -399,6 +442,7 @@ int main(void)
         T(test_home_is_normalized),
         T(test_relative_home_variable_is_invalid),
         T(test_session_manifest_fifo_or_symlink_fails_closed),
+        T(test_agent_id_resolve),
     };
     return cmocka_run_group_tests_name("state_root", tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* test_util.c: see test_util.h. */
 #include "test_util.h"
+#include "fake_adapter.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -261,4 +262,16 @@ size_t tu_count_refs(const json_t *tree)
     json_array_foreach(json_object_get(tree, "children"), i, c)
         n += tu_count_refs(c);
     return n;
+}
+
+void tu_fake_begin(tu_home *home, struct fake_adapter **ret_fake)
+{
+    tu_home_begin(home);
+    *ret_fake = fake_new();
+}
+
+void tu_fake_end(tu_home *home, struct fake_adapter *fake)
+{
+    fake_free(fake);
+    tu_home_end(home);
 }

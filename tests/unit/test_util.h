@@ -31,6 +31,11 @@ typedef struct {
 
 tu_bed *tu_bed_new(ad_node *root);
 void tu_bed_free(tu_bed *b);
+/* The state a fake-adapter test starts from: a private state root (tu_home_begin) and a new
+ * fake adapter (fake_adapter.h) in *ret_fake, owned by the test; tu_fake_end frees both. */
+struct fake_adapter;
+void tu_fake_begin(tu_home *home, struct fake_adapter **ret_fake);
+void tu_fake_end(tu_home *home, struct fake_adapter *fake);
 
 /* A fresh directory under $TMPDIR or /tmp (caller frees), and a recursive remove. */
 char *tu_tmpdir(void);

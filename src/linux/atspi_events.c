@@ -224,7 +224,8 @@ static int unavailable(ad_error *err, const char *what, const char *detail)
     return -1;
 }
 
-int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, ad_atspi_watch **ret, ad_error *err)
+int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, int64_t deadline_us,
+                        ad_atspi_watch **ret, ad_error *err)
 {
     if (!bus || !ret)
         return ad_error_set(err, AD_INTERNAL, "ad_atspi_watch_open: bus and ret are required");
@@ -244,7 +245,7 @@ int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, ad_atspi_watch **ret, 
         ad_atspi_watch_close(w);
         return unavailable(err, "could not send the subscription", detail);
     }
-    r = await_replies(w, now_us() + OPEN_TIMEOUT_US);
+    r = await_replies(w, min64(now_us() + OPEN_TIMEOUT_US, deadline_us));
     if (r < 0 || w->failure[0]) {
         char detail[320];
         if (w->failure[0])
@@ -327,7 +328,9 @@ void ad_atspi_watch_close(ad_atspi_watch *w)
         e->call = sd_bus_slot_unref(e->call);
         e->match = sd_bus_slot_unref(e->match); /* sd-bus sends RemoveMatch, async */
     }
-    (void)sd_bus_flush(w->bus);
+    /* Not flushed: on a stalled bus a flush never returns, and neither message is needed (the
+     * daemon and the registry drop a client's matches and registrations when it
+     * disconnects); they leave with the next exchange on the connection, if any. */
     sd_bus_unref(w->bus);
     free(w);
 }

@@ -72,23 +72,18 @@ static int call_failed(ad_error *err, const char *label, int r, const sd_bus_err
 static int call_bool(sd_bus *bus, const address *a, const char *iface, const char *member,
                      const char *label, ad_error *err, const char *types, ...)
 {
-    sd_bus_message *m = NULL, *reply = NULL;
+    sd_bus_message *reply = NULL;
     sd_bus_error e = SD_BUS_ERROR_NULL;
     int ok = 0;
-    int r = sd_bus_message_new_method_call(bus, &m, a->bus, a->path, iface, member);
-    if (r >= 0 && types && *types) {
-        va_list ap;
-        va_start(ap, types);
-        r = sd_bus_message_appendv(m, types, ap);
-        va_end(ap);
-    }
-    if (r >= 0)
-        r = sd_bus_call(bus, m, ad_bus_timeout_us(a->deadline_us), &e, &reply);
+    va_list ap;
+    va_start(ap, types);
+    int r = ad_bus_call_methodv(bus, a->deadline_us, a->bus, a->path, iface, member, &e, &reply,
+                                types, ap);
+    va_end(ap);
     if (r >= 0)
         r = sd_bus_message_read(reply, "b", &ok);
     int rc = r < 0 ? call_failed(err, label, r, &e) : (ok ? 1 : 0);
     sd_bus_error_free(&e);
-    sd_bus_message_unref(m);
     sd_bus_message_unref(reply);
     return rc;
 }

@@ -2,7 +2,6 @@
  * bounded by the caller's deadline (bus_call.h). */
 #include "linux/atspi_bus.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,17 @@ int ad_atspi_bus_unresponsive(ad_error *err, const char *component, const char *
     return -1;
 }
 
+/* One step of the way to the bus failed (r, and e when it was a call): TIMEOUT naming the
+ * component when the peer stayed silent, else unavailable with the hint. */
+static int step_failed(ad_error *err, int r, const sd_bus_error *e, const char *component,
+                       const char *silent, const char *refused, const char *detail,
+                       const char *hint)
+{
+    if (ad_bus_no_answer(r, e))
+        return ad_atspi_bus_unresponsive(err, component, silent, detail);
+    return unavailable(err, refused, detail, hint);
+}
+
 int ad_atspi_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err)
 {
     sd_bus *session = NULL, *a11y = NULL;
@@ -46,13 +56,11 @@ int ad_atspi_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err)
     int r = ad_bus_open(NULL, true, deadline_us, &session);
     if (r < 0) {
         snprintf(detail, sizeof(detail), "sd_bus_open_user: %s", strerror(-r));
-        if (r == -ETIMEDOUT)
-            ad_atspi_bus_unresponsive(err, "session_bus", "the session bus accepted the "
-                                      "connection but never completed it", detail);
-        else
-            unavailable(err, "no session bus", detail,
-                        "Run inside a desktop session, or start one with dbus-run-session -- "
-                        "COMMAND");
+        step_failed(err, r, NULL, "session_bus",
+                    "the session bus accepted the connection but never completed it",
+                    "no session bus", detail,
+                    "Run inside a desktop session, or start one with dbus-run-session -- "
+                    "COMMAND");
         goto fail;
     }
     r = ad_bus_call_method(session, deadline_us, "org.a11y.Bus", "/org/a11y/bus",
@@ -60,13 +68,10 @@ int ad_atspi_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err)
     if (r < 0) {
         snprintf(detail, sizeof(detail), "%s: %s", e.name ? e.name : "GetAddress",
                  e.message ? e.message : strerror(-r));
-        if (ad_bus_no_answer(r, &e))
-            ad_atspi_bus_unresponsive(err, "bus_launcher", "org.a11y.Bus did not answer "
-                                      "GetAddress", detail);
-        else
-            unavailable(err, "org.a11y.Bus did not answer GetAddress", detail,
-                        "Install at-spi2-core and make sure at-spi-bus-launcher can start "
-                        "(systemctl --user status at-spi-dbus-bus.service)");
+        step_failed(err, r, &e, "bus_launcher", "org.a11y.Bus did not answer GetAddress",
+                    "org.a11y.Bus did not answer GetAddress", detail,
+                    "Install at-spi2-core and make sure at-spi-bus-launcher can start "
+                    "(systemctl --user status at-spi-dbus-bus.service)");
         goto fail;
     }
     r = sd_bus_message_read(reply, "s", &address);
@@ -78,13 +83,10 @@ int ad_atspi_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err)
     r = ad_bus_open(address, true, deadline_us, &a11y);
     if (r < 0) {
         snprintf(detail, sizeof(detail), "connect %s: %s", address, strerror(-r));
-        if (r == -ETIMEDOUT)
-            ad_atspi_bus_unresponsive(err, "accessibility_bus", "the accessibility bus "
-                                      "accepted the connection but never completed it",
-                                      detail);
-        else
-            unavailable(err, "the accessibility bus socket did not accept a connection",
-                        detail, "Restart at-spi-dbus-bus.service, or log out and back in");
+        step_failed(err, r, NULL, "accessibility_bus",
+                    "the accessibility bus accepted the connection but never completed it",
+                    "the accessibility bus socket did not accept a connection", detail,
+                    "Restart at-spi-dbus-bus.service, or log out and back in");
         goto fail;
     }
     sd_bus_message_unref(reply);

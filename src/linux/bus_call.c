@@ -2,40 +2,41 @@
 #include "linux/bus_call.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
-#include <time.h>
 
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
+#include "core/ctx.h"
 
 uint64_t ad_bus_timeout_us(int64_t deadline_us)
 {
-    int64_t left = deadline_us - now_us();
+    int64_t left = deadline_us - ad_now_us();
     return left > 0 ? (uint64_t)left : 1;
+}
+
+int ad_bus_call_methodv(sd_bus *bus, int64_t deadline_us, const char *dest, const char *path,
+                        const char *iface, const char *member, sd_bus_error *ret_error,
+                        sd_bus_message **ret_reply, const char *types, va_list ap)
+{
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_method_call(bus, &m, dest, path, iface, member);
+    if (r >= 0 && types && *types)
+        r = sd_bus_message_appendv(m, types, ap);
+    if (r >= 0)
+        r = sd_bus_call(bus, m, ad_bus_timeout_us(deadline_us), ret_error, ret_reply);
+    else
+        sd_bus_error_set_errno(ret_error, r);
+    sd_bus_message_unref(m);
+    return r;
 }
 
 int ad_bus_call_method(sd_bus *bus, int64_t deadline_us, const char *dest, const char *path,
                        const char *iface, const char *member, sd_bus_error *ret_error,
                        sd_bus_message **ret_reply, const char *types, ...)
 {
-    sd_bus_message *m = NULL;
-    int r = sd_bus_message_new_method_call(bus, &m, dest, path, iface, member);
-    if (r >= 0 && types && *types) {
-        va_list ap;
-        va_start(ap, types);
-        r = sd_bus_message_appendv(m, types, ap);
-        va_end(ap);
-    }
-    if (r >= 0)
-        r = sd_bus_call(bus, m, ad_bus_timeout_us(deadline_us), ret_error, ret_reply);
-    else
-        sd_bus_error_set_errno(ret_error, r);
-    sd_bus_message_unref(m);
+    va_list ap;
+    va_start(ap, types);
+    int r = ad_bus_call_methodv(bus, deadline_us, dest, path, iface, member, ret_error,
+                                ret_reply, types, ap);
+    va_end(ap);
     return r;
 }
 
@@ -67,11 +68,11 @@ bool ad_bus_no_answer(int r, const sd_bus_error *e)
     return false;
 }
 
-/* Drives the authentication (and Hello) until the connection is ready or the deadline. */
-static int await_ready(sd_bus *bus, int64_t deadline_us)
+int ad_bus_run_until(sd_bus *bus, int (*done)(void *userdata), void *userdata,
+                     int64_t deadline_us)
 {
     for (;;) {
-        int r = sd_bus_is_ready(bus);
+        int r = done(userdata);
         if (r != 0)
             return r < 0 ? r : 0;
         r = sd_bus_process(bus, NULL);
@@ -79,13 +80,18 @@ static int await_ready(sd_bus *bus, int64_t deadline_us)
             return r;
         if (r > 0)
             continue;
-        int64_t left = deadline_us - now_us();
+        int64_t left = deadline_us - ad_now_us();
         if (left <= 0)
             return -ETIMEDOUT;
         r = sd_bus_wait(bus, (uint64_t)left);
         if (r < 0 && r != -EINTR)
             return r;
     }
+}
+
+static int is_ready(void *bus)
+{
+    return sd_bus_is_ready(bus);
 }
 
 int ad_bus_open(const char *address, bool bus_client, int64_t deadline_us, sd_bus **ret_bus)
@@ -104,7 +110,7 @@ int ad_bus_open(const char *address, bool bus_client, int64_t deadline_us, sd_bu
             r = sd_bus_start(bus);
     }
     if (r >= 0)
-        r = await_ready(bus, deadline_us);
+        r = ad_bus_run_until(bus, is_ready, bus, deadline_us); /* authentication, Hello */
     if (r < 0) {
         ad_bus_close(bus);
         return r;

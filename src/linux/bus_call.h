@@ -9,6 +9,7 @@
 #ifndef AD_BUS_CALL_H
 #define AD_BUS_CALL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
@@ -21,6 +22,16 @@ uint64_t ad_bus_timeout_us(int64_t deadline_us);
 int ad_bus_call_method(sd_bus *bus, int64_t deadline_us, const char *dest, const char *path,
                        const char *iface, const char *member, sd_bus_error *ret_error,
                        sd_bus_message **ret_reply, const char *types, ...);
+
+/* The same with the arguments in a va_list. */
+int ad_bus_call_methodv(sd_bus *bus, int64_t deadline_us, const char *dest, const char *path,
+                        const char *iface, const char *member, sd_bus_error *ret_error,
+                        sd_bus_message **ret_reply, const char *types, va_list ap);
+
+/* Processes the connection until done(userdata) is positive (returns 0) or negative (returns
+ * that), or until the deadline (-ETIMEDOUT); a failed connection returns its error. */
+int ad_bus_run_until(sd_bus *bus, int (*done)(void *userdata), void *userdata,
+                     int64_t deadline_us);
 
 /* Properties.Get of an int32 property ("i"), bounded by the deadline. */
 int ad_bus_get_int_property(sd_bus *bus, int64_t deadline_us, const char *dest,

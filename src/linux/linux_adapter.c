@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ctx.h"
 #include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
@@ -28,13 +29,6 @@ typedef struct {
     ad_error open_error; /* why the bus could not be opened, kept for every later call */
     bool tried;
 } linux_adapter;
-
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* Opens the bus once, within the deadline of the first operation that needs it. A failure
  * (a silent bus included) is kept and answers every later call at once, so a command with
@@ -176,8 +170,9 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
                ad_act_result *ret, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, req->deadline_us > 0 ? req->deadline_us : now_us() + DEFAULT_BUDGET_US,
-                    err) < 0)
+    int64_t deadline_us = req->deadline_us > 0 ? req->deadline_us
+                                               : ad_now_us() + DEFAULT_BUDGET_US;
+    if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_atspi_act(la->bus, target, req, ret, err);
 }
@@ -202,7 +197,7 @@ static int hit_test(ad_adapter *a, const char *window_id, int x, int y, bool pop
                     json_t **ret_occluder, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, now_us() + DEFAULT_BUDGET_US, err) < 0)
+    if (connect_bus(la, ad_now_us() + DEFAULT_BUDGET_US, err) < 0)
         return -1;
     return ad_linux_hit_test(la->bus, window_id, x, y, popup_ok, ret_occluder, err);
 }
@@ -249,7 +244,7 @@ static int wait_change(ad_adapter *a, int64_t until_us)
         ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
         la->watch = NULL;
     }
-    int64_t left = until_us - now_us();
+    int64_t left = until_us - ad_now_us();
     if (left > 0) {
         struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
         nanosleep(&ts, NULL);

@@ -37,11 +37,11 @@ def _processes():
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
-        try:
-            with open("/proc/%s/stat" % name) as f:
-                stat = f.read()
-            with open("/proc/%s/comm" % name) as f:
-                comm = f.read().strip()
+        try:  # bytes: another user's process may name itself in any encoding
+            with open("/proc/%s/stat" % name, "rb") as f:
+                stat = f.read().decode(errors="replace")
+            with open("/proc/%s/comm" % name, "rb") as f:
+                comm = f.read().decode(errors="replace").strip()
             with open("/proc/%s/environ" % name, "rb") as f:
                 environ = f.read()
         except OSError:

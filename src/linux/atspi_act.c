@@ -89,23 +89,31 @@ static int call_bool(sd_bus *bus, const address *a, const char *iface, const cha
 }
 
 /* The index of the raw action that maps to `want` (or to `alt` when `want` is absent). */
+#define ACTIONS_UNREAD (-2) /* find_action: a read got no answer (stalled bus or app) */
+
 static int find_action(sd_bus *bus, const address *a, const char *want, const char *alt)
 {
     int32_t n = 0;
     sd_bus_error e = SD_BUS_ERROR_NULL;
-    if (ad_bus_get_int_property(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
-                                "NActions", &e, &n) < 0) {
+    int r = ad_bus_get_int_property(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
+                                    "NActions", &e, &n);
+    if (r < 0) {
+        bool unread = ad_bus_no_answer(r, &e);
         sd_bus_error_free(&e);
-        return -1;
+        return unread ? ACTIONS_UNREAD : -1;
     }
     int alt_index = -1;
+    bool unread = false;
     for (int32_t i = 0; i < n && i < MAX_ACTIONS; i++) {
         sd_bus_message *reply = NULL;
         const char *name = NULL;
-        /* GTK4 can list indexes GetName refuses: such an index is not an action. */
-        if (ad_bus_call_method(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
-                               "GetName", NULL, &reply, "i", i) >= 0 &&
-            sd_bus_message_read(reply, "s", &name) >= 0 && name) {
+        /* GTK4 can list indexes GetName refuses: such an index is not an action. One that
+         * got no answer may be the one wanted. */
+        r = ad_bus_call_method(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
+                               "GetName", &e, &reply, "i", i);
+        unread |= r < 0 && ad_bus_no_answer(r, &e);
+        sd_bus_error_free(&e);
+        if (r >= 0 && sd_bus_message_read(reply, "s", &name) >= 0 && name) {
             const char *c = ad_atspi_action_canonical(name);
             if (c && strcmp(c, want) == 0) {
                 sd_bus_message_unref(reply);
@@ -116,13 +124,21 @@ static int find_action(sd_bus *bus, const address *a, const char *want, const ch
         }
         sd_bus_message_unref(reply);
     }
-    return alt_index;
+    return unread && alt_index < 0 ? ACTIONS_UNREAD : alt_index;
 }
 
 static int do_action(sd_bus *bus, const address *a, const char *want, const char *alt,
                      ad_act_result *ret, ad_error *err)
 {
     int index = find_action(bus, a, want, alt);
+    if (index == ACTIONS_UNREAD) { /* unread is not absent; nothing was sent */
+        ad_error_set(err, AD_TIMEOUT, "The element's actions could not be read before the "
+                                      "deadline");
+        ad_error_suggest(err, "The application or the accessibility bus is not answering; "
+                              "check it, then retry");
+        ad_error_detail(err, "kind", json_string("actions_unreadable"));
+        return -1;
+    }
     if (index < 0) {
         ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "The element exposes no %s action", want);
         ad_error_detail(err, "kind", json_string("action_missing"));

@@ -30,14 +30,20 @@ typedef struct {
     bool tried;
 } linux_adapter;
 
-/* Opens the bus once, within the deadline of the first operation that needs it. A failure
- * (a silent bus included) is kept and answers every later call at once, so a command with
- * several operations on a stalled bus pays for it only once. */
+/* The least time a connect gets: --timeout-ms 0 still tries once (interaction.md), and a
+ * connect is not a poll; a healthy local bus connects in a few ms. */
+#define CONNECT_FLOOR_US (1000 * 1000)
+
+/* Opens the bus once, within the deadline of the first operation that needs it (at least
+ * CONNECT_FLOOR_US). A failure (a silent bus included) is kept and answers every later call at
+ * once, so a command with several operations on a stalled bus pays for it only once. */
 static int connect_bus(linux_adapter *la, int64_t deadline_us, ad_error *err)
 {
     if (!la->tried) {
         la->tried = true;
-        ad_atspi_bus_open(deadline_us, &la->bus, &la->open_error);
+        int64_t floor_us = ad_now_us() + CONNECT_FLOOR_US;
+        ad_atspi_bus_open(deadline_us > floor_us ? deadline_us : floor_us, &la->bus,
+                          &la->open_error);
     }
     if (la->bus)
         return 0;

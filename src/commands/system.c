@@ -20,13 +20,20 @@ static json_t *surfaces_json(ad_ctx *ctx, bool available)
     return a;
 }
 
-/* The permissions object; *ret_available tells whether the accessibility bus answered. */
+/* How long status and permissions wait for the accessibility service: they take no
+ * --timeout-ms, and a stalled bus must not hold them (it reads as "unknown"). */
+#define HEALTH_TIMEOUT_MS 2000
+
+/* The permissions object; *ret_available tells whether the accessibility bus answered. A
+ * service that refused is denied; one that stayed silent until the deadline is unknown. */
 static json_t *permissions_json(ad_ctx *ctx, bool *ret_available)
 {
     ad_health h = {0};
-    ctx->adapter->ops->health(ctx->adapter, &h);
+    ctx->adapter->ops->health(ctx->adapter, ad_now_us() + HEALTH_TIMEOUT_MS * 1000, &h);
     json_t *acc = json_object();
-    json_object_set_new(acc, "state", json_string(h.available ? "granted" : "denied"));
+    json_object_set_new(acc, "state", json_string(h.available   ? "granted"
+                                                  : h.timed_out ? "unknown"
+                                                                : "denied"));
     if (!h.available) {
         if (h.suggestion)
             json_object_set_new(acc, "suggestion", json_string(h.suggestion));

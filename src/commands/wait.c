@@ -157,7 +157,7 @@ static void arm_for_ref(ad_ctx *ctx, const char *ref)
         wid = json_string_value(json_object_get(json_object_get(r.refmap, "source"),
                                                 "source_window_id"));
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, wid);
+        ctx->adapter->ops->watch_changes(ctx->adapter, wid, ad_wait_read_deadline());
     ad_resolved_clear(&r);
     ad_error_clear(&e);
 }
@@ -165,7 +165,7 @@ static void arm_for_ref(ad_ctx *ctx, const char *ref)
 static void arm_any(ad_ctx *ctx)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL);
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
 }
 
 static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,

@@ -21,7 +21,7 @@ static void nap(ad_ctx *ctx, int64_t deadline)
 static void arm(ad_ctx *ctx)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL);
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
 }
 
 int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,

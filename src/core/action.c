@@ -181,11 +181,12 @@ static int read_back(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, co
 }
 
 static int dispatch_semantic(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
-                             const char *text, ad_act_result *res, ad_error *err)
+                             const char *text, int64_t deadline, ad_act_result *res,
+                             ad_error *err)
 {
     if (!ctx->adapter->ops->act)
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "This adapter performs no actions");
-    ad_act_req req = {.kind = spec->act, .text = text};
+    ad_act_req req = {.kind = spec->act, .text = text, .deadline_us = deadline};
     if (spec->act == AD_ACT_SET_TEXT && strcmp(r->node->role, "slider") == 0) {
         char *end = NULL;
         req.kind = AD_ACT_SET_NUMBER;
@@ -285,13 +286,13 @@ static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, con
                     bool headed, int64_t deadline, ad_act_result *res, ad_error *err)
 {
     if (!headed || !(spec->physical_only || spec->physical_first))
-        return dispatch_semantic(ctx, spec, r, text, res, err);
+        return dispatch_semantic(ctx, spec, r, text, deadline, res, err);
     ad_error perr = AD_ERROR_INIT;
     int rc = dispatch_physical(ctx, spec, r, text, deadline, res, &perr);
     if (rc == 0 && spec->focus_effect) {
         /* focus: the window is active; now the element itself. */
         ad_act_result sem = {0};
-        rc = dispatch_semantic(ctx, spec, r, text, &sem, err);
+        rc = dispatch_semantic(ctx, spec, r, text, deadline, &sem, err);
         for (size_t i = 0; rc == 0 && i < sem.n_steps && res->n_steps < 4; i++)
             res->steps[res->n_steps++] = sem.steps[i];
         ad_error_clear(&perr);
@@ -307,7 +308,7 @@ static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, con
     /* Physical input was refused before anything was sent: the semantic route. */
     ad_act_step attempted = res->n_steps ? res->steps[0] : (ad_act_step){0};
     ad_error_clear(&perr);
-    rc = dispatch_semantic(ctx, spec, r, text, res, err);
+    rc = dispatch_semantic(ctx, spec, r, text, deadline, res, err);
     if (rc == 0 && res->n_steps < 4) {
         memmove(&res->steps[1], &res->steps[0], res->n_steps * sizeof(res->steps[0]));
         if (!attempted.label[0])
@@ -415,7 +416,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     if (ctx->adapter->ops->watch_changes)
         ctx->adapter->ops->watch_changes(
             ctx->adapter, json_string_value(json_object_get(json_object_get(r.refmap, "source"),
-                                                            "source_window_id")));
+                                                            "source_window_id")),
+            deadline);
     if (ad_wait_actionable(ctx, spec, &r, deadline, headed, &w, err) < 0)
         goto done;
     bool secure = r.node->secure;

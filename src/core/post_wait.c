@@ -115,7 +115,7 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
     int64_t started = ad_now_us(), deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last_error = NULL;
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, ctx->observed_window_id);
+        ctx->adapter->ops->watch_changes(ctx->adapter, ctx->observed_window_id, deadline);
     int rc = -1;
     for (;;) {
         ad_tree t = {0};

@@ -11,17 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
+#include "linux/bus_call.h"
 
-#define CALL_TIMEOUT_US (5 * 1000 * 1000)
+#define CALL_TIMEOUT_US (5 * 1000 * 1000) /* when the request carries no deadline */
 #define MAX_ACTIONS 32
 #define SCROLL_ANYWHERE 6u /* ATSPI_SCROLL_ANYWHERE */
 
 typedef struct {
     char bus[128];
     char path[512];
+    int64_t deadline_us; /* every call to the element ends by then (the request's deadline) */
 } address;
 
 static int split_address(const ad_node *n, address *a)
@@ -49,8 +52,9 @@ static void add_step(ad_act_result *r, const char *label, const char *outcome)
 /* Turns a failed call into an error with the right delivery. */
 static int call_failed(ad_error *err, const char *label, int r, const sd_bus_error *e)
 {
-    bool no_answer = r == -ETIMEDOUT ||
-                     (e && e->name && strcmp(e->name, SD_BUS_ERROR_NO_REPLY) == 0);
+    /* A stalled bus or app, or a connection that broke after the call went out: the call
+     * may have landed. Only an error reply proves it did not. */
+    bool no_answer = ad_bus_no_answer(r, e);
     if (no_answer) {
         ad_error_set(err, AD_ACTION_FAILED, "%s got no answer; the action may have landed",
                      label);
@@ -68,45 +72,48 @@ static int call_failed(ad_error *err, const char *label, int r, const sd_bus_err
 static int call_bool(sd_bus *bus, const address *a, const char *iface, const char *member,
                      const char *label, ad_error *err, const char *types, ...)
 {
-    sd_bus_message *m = NULL, *reply = NULL;
+    sd_bus_message *reply = NULL;
     sd_bus_error e = SD_BUS_ERROR_NULL;
     int ok = 0;
-    int r = sd_bus_message_new_method_call(bus, &m, a->bus, a->path, iface, member);
-    if (r >= 0 && types && *types) {
-        va_list ap;
-        va_start(ap, types);
-        r = sd_bus_message_appendv(m, types, ap);
-        va_end(ap);
-    }
-    if (r >= 0)
-        r = sd_bus_call(bus, m, CALL_TIMEOUT_US, &e, &reply);
+    va_list ap;
+    va_start(ap, types);
+    int r = ad_bus_call_methodv(bus, a->deadline_us, a->bus, a->path, iface, member, &e, &reply,
+                                types, ap);
+    va_end(ap);
     if (r >= 0)
         r = sd_bus_message_read(reply, "b", &ok);
     int rc = r < 0 ? call_failed(err, label, r, &e) : (ok ? 1 : 0);
     sd_bus_error_free(&e);
-    sd_bus_message_unref(m);
     sd_bus_message_unref(reply);
     return rc;
 }
 
 /* The index of the raw action that maps to `want` (or to `alt` when `want` is absent). */
+#define ACTIONS_UNREAD (-2) /* find_action: a read got no answer (stalled bus or app) */
+
 static int find_action(sd_bus *bus, const address *a, const char *want, const char *alt)
 {
     int32_t n = 0;
     sd_bus_error e = SD_BUS_ERROR_NULL;
-    if (sd_bus_get_property_trivial(bus, a->bus, a->path, ATSPI_IFACE_ACTION, "NActions", &e,
-                                    'i', &n) < 0) {
+    int r = ad_bus_get_int_property(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
+                                    "NActions", &e, &n);
+    if (r < 0) {
+        bool unread = ad_bus_no_answer(r, &e);
         sd_bus_error_free(&e);
-        return -1;
+        return unread ? ACTIONS_UNREAD : -1;
     }
     int alt_index = -1;
+    bool unread = false;
     for (int32_t i = 0; i < n && i < MAX_ACTIONS; i++) {
         sd_bus_message *reply = NULL;
         const char *name = NULL;
-        /* GTK4 can list indexes GetName refuses: such an index is not an action. */
-        if (sd_bus_call_method(bus, a->bus, a->path, ATSPI_IFACE_ACTION, "GetName", NULL,
-                               &reply, "i", i) >= 0 &&
-            sd_bus_message_read(reply, "s", &name) >= 0 && name) {
+        /* GTK4 can list indexes GetName refuses: such an index is not an action. One that
+         * got no answer may be the one wanted. */
+        r = ad_bus_call_method(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACTION,
+                               "GetName", &e, &reply, "i", i);
+        unread |= r < 0 && ad_bus_no_answer(r, &e);
+        sd_bus_error_free(&e);
+        if (r >= 0 && sd_bus_message_read(reply, "s", &name) >= 0 && name) {
             const char *c = ad_atspi_action_canonical(name);
             if (c && strcmp(c, want) == 0) {
                 sd_bus_message_unref(reply);
@@ -117,13 +124,21 @@ static int find_action(sd_bus *bus, const address *a, const char *want, const ch
         }
         sd_bus_message_unref(reply);
     }
-    return alt_index;
+    return unread && alt_index < 0 ? ACTIONS_UNREAD : alt_index;
 }
 
 static int do_action(sd_bus *bus, const address *a, const char *want, const char *alt,
                      ad_act_result *ret, ad_error *err)
 {
     int index = find_action(bus, a, want, alt);
+    if (index == ACTIONS_UNREAD) { /* unread is not absent; nothing was sent */
+        ad_error_set(err, AD_TIMEOUT, "The element's actions could not be read before the "
+                                      "deadline");
+        ad_error_suggest(err, "The application or the accessibility bus is not answering; "
+                              "check it, then retry");
+        ad_error_detail(err, "kind", json_string("actions_unreadable"));
+        return -1;
+    }
     if (index < 0) {
         ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "The element exposes no %s action", want);
         ad_error_detail(err, "kind", json_string("action_missing"));
@@ -148,8 +163,8 @@ static int insert_text(sd_bus *bus, const address *a, const char *text, ad_act_r
     sd_bus_error e = SD_BUS_ERROR_NULL;
     /* No caret (-1 or unreadable) means the end is unknown: insert at the start, which is
      * where GTK keeps the caret of an unfocused entry. */
-    if (sd_bus_get_property_trivial(bus, a->bus, a->path, ATSPI_IFACE_TEXT, "CaretOffset", &e,
-                                    'i', &caret) < 0 || caret < 0)
+    if (ad_bus_get_int_property(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_TEXT,
+                                "CaretOffset", &e, &caret) < 0 || caret < 0)
         caret = 0;
     sd_bus_error_free(&e);
     /* The length is in bytes: atk-bridge hands it to gtk_editable_insert_text unchanged. */
@@ -167,8 +182,11 @@ static int set_number(sd_bus *bus, const address *a, double v, ad_act_result *re
                       ad_error *err)
 {
     sd_bus_error e = SD_BUS_ERROR_NULL;
-    int r = sd_bus_set_property(bus, a->bus, a->path, ATSPI_IFACE_VALUE, "CurrentValue", &e,
-                                "d", v);
+    sd_bus_message *reply = NULL;
+    int r = ad_bus_call_method(bus, a->deadline_us, a->bus, a->path, DBUS_IFACE_PROPERTIES,
+                               "Set", &e, &reply, "ssv", ATSPI_IFACE_VALUE, "CurrentValue", "d",
+                               v);
+    sd_bus_message_unref(reply);
     if (r < 0) {
         call_failed(err, "Value.CurrentValue", r, &e);
         sd_bus_error_free(&e);
@@ -209,8 +227,8 @@ static bool has_interface(sd_bus *bus, const address *a, const char *iface)
     sd_bus_message *reply = NULL;
     const char *name;
     bool found = false;
-    if (sd_bus_call_method(bus, a->bus, a->path, ATSPI_IFACE_ACCESSIBLE, "GetInterfaces", NULL,
-                           &reply, "") < 0 ||
+    if (ad_bus_call_method(bus, a->deadline_us, a->bus, a->path, ATSPI_IFACE_ACCESSIBLE,
+                           "GetInterfaces", NULL, &reply, "") < 0 ||
         sd_bus_message_enter_container(reply, 'a', "s") < 0) {
         sd_bus_message_unref(reply);
         return true;
@@ -225,7 +243,7 @@ static bool has_interface(sd_bus *bus, const address *a, const char *iface)
 static int select_child(sd_bus *bus, const ad_node *target, const address *a,
                         const char *text, ad_act_result *ret, ad_error *err)
 {
-    if (ad_atspi_app_is_gtk4(bus, a->bus))
+    if (ad_atspi_app_is_gtk4(bus, a->bus, a->deadline_us))
         return refuse_unproven_index(err);
     const ad_node *holder = select_items(target);
     int index = -1, matches = 0, unread = 0;
@@ -260,6 +278,7 @@ static int select_child(sd_bus *bus, const ad_node *target, const address *a,
         address oa;
         if (split_address(holder->children[index], &oa) < 0)
             return ad_error_set(err, AD_INTERNAL, "option without an address");
+        oa.deadline_us = a->deadline_us;
         return do_action(bus, &oa, "Select", NULL, ret, err);
     }
     int r = call_bool(bus, a, "org.a11y.atspi.Selection", "SelectChild",
@@ -279,6 +298,11 @@ int ad_atspi_act(sd_bus *bus, const ad_node *target, const ad_act_req *req, ad_a
     memset(ret, 0, sizeof(*ret));
     if (split_address(target, &a) < 0)
         return ad_error_set(err, AD_INTERNAL, "element without an address");
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    a.deadline_us = req->deadline_us > 0 ? req->deadline_us
+                                         : (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000 +
+                                               CALL_TIMEOUT_US;
     int rc = -1;
     switch (req->kind) {
     /* An option whose only verb is "select" (Chromium's <select> options): that is its

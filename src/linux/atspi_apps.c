@@ -12,6 +12,7 @@
 #include "core/utf8.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
+#include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/desktop_entry.h"
 #include "linux/proc.h"
@@ -139,14 +140,12 @@ static void add_skipped(ad_app_list *l, ad_app *a, const app_probe *p)
 static int registry_children(sd_bus *bus, int64_t deadline_us, char ***ret, size_t *n,
                              ad_error *err)
 {
-    (void)deadline_us;
     sd_bus_message *reply = NULL;
     sd_bus_error e = SD_BUS_ERROR_NULL;
-    int r = sd_bus_call_method(bus, ATSPI_REGISTRY, ATSPI_ROOT_PATH, ATSPI_IFACE_ACCESSIBLE,
-                               "GetChildren", &e, &reply, "");
+    int r = ad_bus_call_method(bus, deadline_us, ATSPI_REGISTRY, ATSPI_ROOT_PATH,
+                               ATSPI_IFACE_ACCESSIBLE, "GetChildren", &e, &reply, "");
     if (r < 0) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "The AT-SPI registry did not answer");
-        ad_error_platform_detail(err, e.message ? e.message : strerror(-r));
+        ad_atspi_registry_failed(err, r, &e);
         sd_bus_error_free(&e);
         return -1;
     }
@@ -278,7 +277,7 @@ void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_na
                  on_app_string, ret_version);
 }
 
-bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
+bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name, int64_t deadline_us)
 {
     /* Both properties in flight together: an animating GTK 4 app answers one batch of calls
      * per frame (walker.c), so two round trips one after the other cost two frames. */
@@ -287,10 +286,7 @@ bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
     if (!pipe)
         return false;
     ad_atspi_request_toolkit(pipe, bus_name, &name, &version);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    /* The same 25 s the blocking reads used (sd-bus's default call timeout). */
-    ad_pipe_run(pipe, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + 25 * 1000000LL);
+    ad_pipe_run(pipe, deadline_us);
     ad_pipe_free(pipe);
     bool gtk4 = ad_atspi_toolkit_is_gtk4(name, version);
     free(name);
@@ -298,11 +294,11 @@ bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name)
     return gtk4;
 }
 
-int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name)
+int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name, int64_t deadline_us)
 {
     uint32_t pid = 0;
     sd_bus_message *reply = NULL;
-    if (sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+    if (ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                            "org.freedesktop.DBus", "GetConnectionUnixProcessID", NULL, &reply,
                            "s", bus_name) >= 0)
         sd_bus_message_read(reply, "u", &pid);

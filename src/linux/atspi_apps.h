@@ -34,8 +34,8 @@ int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path);
 
 
 /* True when the app behind bus_name is a GTK 4 app (Application.ToolkitName "GTK",
- * Version 4.x). False when it is not or the properties cannot be read. */
-bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name);
+ * Version 4.x). False when it is not or the properties cannot be read by deadline_us. */
+bool ad_atspi_app_is_gtk4(sd_bus *bus, const char *bus_name, int64_t deadline_us);
 /* The same from Application.ToolkitName and Version already read (NULL: unknown). */
 bool ad_atspi_toolkit_is_gtk4(const char *name, const char *version);
 /* The same for GTK 3 (Application.ToolkitName "gtk", Version "3.x"). */
@@ -44,6 +44,6 @@ bool ad_atspi_toolkit_is_gtk3(const char *name, const char *version);
  * caller frees them, NULL when unanswered), so a caller can read them with other calls. */
 void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,
                               char **ret_version);
-/* The pid behind a bus name, or 0. */
-int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name);
+/* The pid behind a bus name, or 0 (also when the daemon does not answer by deadline_us). */
+int ad_atspi_bus_pid(sd_bus *bus, const char *bus_name, int64_t deadline_us);
 #endif

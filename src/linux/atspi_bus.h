@@ -3,6 +3,7 @@
 #ifndef AD_ATSPI_BUS_H
 #define AD_ATSPI_BUS_H
 
+#include <stdint.h>
 #include <systemd/sd-bus.h>
 
 #include "core/error.h"
@@ -18,9 +19,25 @@
 #define ATSPI_CACHE_PATH "/org/a11y/atspi/cache"
 #define DBUS_IFACE_PROPERTIES "org.freedesktop.DBus.Properties"
 
-/* Opens a client connection to the accessibility bus. On failure fills err with
- * PLATFORM_NOT_SUPPORTED, the raw D-Bus error in platform_detail and a suggestion naming the
- * likely cause (no session bus, AT-SPI missing, launcher failed). *ret_bus is the caller's. */
-int ad_atspi_bus_open(sd_bus **ret_bus, ad_error *err);
+/* Opens a client connection to the accessibility bus; every step (the session bus, GetAddress,
+ * the accessibility bus's authentication and Hello) ends by deadline_us. On failure fills err:
+ * TIMEOUT (kind accessibility_bus_unresponsive, details.component naming the silent part)
+ * when a peer accepted but never answered, else PLATFORM_NOT_SUPPORTED with the raw D-Bus
+ * error in platform_detail and a suggestion naming the likely cause (no session bus, AT-SPI
+ * missing, launcher failed). *ret_bus is the caller's. */
+int ad_atspi_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err);
+
+/* Asks the registry for its child count: 0 when it answers by the deadline, else -1 with err
+ * filled by ad_atspi_registry_failed. For health checks. */
+int ad_atspi_registry_ping(sd_bus *bus, int64_t deadline_us, ad_error *err);
+
+/* Fills err for a failed registry call (r, e from sd-bus): TIMEOUT naming the registry when it
+ * gave no answer, else PLATFORM_NOT_SUPPORTED. Returns -1. */
+int ad_atspi_registry_failed(ad_error *err, int r, const sd_bus_error *e);
+
+/* Fills err with TIMEOUT for a bus part that stayed silent until the deadline. component is
+ * "session_bus", "bus_launcher", "accessibility_bus" or "registry". Returns -1. */
+int ad_atspi_bus_unresponsive(ad_error *err, const char *component, const char *what,
+                              const char *detail);
 
 #endif

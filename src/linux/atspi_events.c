@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "linux/atspi_bus.h"
+#include "linux/bus_call.h"
 
 #define REGISTRY_PATH "/org/a11y/atspi/registry"
 #define REGISTRY_IFACE "org.a11y.atspi.Registry"
@@ -193,23 +194,10 @@ static int subscribe_one(ad_atspi_watch *w, size_t i, const char *app_bus)
     return 0;
 }
 
-/* Processes the connection until every AddMatch and RegisterEvent reply is in. */
-static int await_replies(ad_atspi_watch *w, int64_t deadline_us)
+/* Every AddMatch and RegisterEvent reply is in. */
+static int replies_in(void *userdata)
 {
-    while (w->pending > 0) {
-        int r = sd_bus_process(w->bus, NULL);
-        if (r < 0)
-            return r;
-        if (r > 0)
-            continue;
-        int64_t left = deadline_us - now_us();
-        if (left <= 0)
-            return -ETIMEDOUT;
-        r = sd_bus_wait(w->bus, (uint64_t)left);
-        if (r < 0 && r != -EINTR)
-            return r;
-    }
-    return 0;
+    return ((ad_atspi_watch *)userdata)->pending == 0;
 }
 
 static int unavailable(ad_error *err, const char *what, const char *detail)
@@ -224,7 +212,8 @@ static int unavailable(ad_error *err, const char *what, const char *detail)
     return -1;
 }
 
-int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, ad_atspi_watch **ret, ad_error *err)
+int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, int64_t deadline_us,
+                        ad_atspi_watch **ret, ad_error *err)
 {
     if (!bus || !ret)
         return ad_error_set(err, AD_INTERNAL, "ad_atspi_watch_open: bus and ret are required");
@@ -244,7 +233,7 @@ int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, ad_atspi_watch **ret, 
         ad_atspi_watch_close(w);
         return unavailable(err, "could not send the subscription", detail);
     }
-    r = await_replies(w, now_us() + OPEN_TIMEOUT_US);
+    r = ad_bus_run_until(w->bus, replies_in, w, min64(now_us() + OPEN_TIMEOUT_US, deadline_us));
     if (r < 0 || w->failure[0]) {
         char detail[320];
         if (w->failure[0])
@@ -327,7 +316,9 @@ void ad_atspi_watch_close(ad_atspi_watch *w)
         e->call = sd_bus_slot_unref(e->call);
         e->match = sd_bus_slot_unref(e->match); /* sd-bus sends RemoveMatch, async */
     }
-    (void)sd_bus_flush(w->bus);
+    /* Not flushed: on a stalled bus a flush never returns, and neither message is needed (the
+     * daemon and the registry drop a client's matches and registrations when it
+     * disconnects); they leave with the next exchange on the connection, if any. */
     sd_bus_unref(w->bus);
     free(w);
 }

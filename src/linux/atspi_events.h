@@ -38,13 +38,14 @@ typedef struct ad_atspi_watch ad_atspi_watch;
  * object:active-descendant-changed and window:create/destroy/activate/deactivate/minimize/
  * restore. With app_bus non-NULL (a bus name such as ":1.42") only that sender's signals
  * count. Registers each event with the registry (so atk-bridge emits it) and adds one match
- * rule per signal, then waits, bounded (2 s), until the registry and the bus daemon have
- * answered, so a change made after this returns is delivered. All calls are in flight
- * together: about 1.3-2 ms in all.
+ * rule per signal, then waits, bounded (2 s, and deadline_us), until the registry and the
+ * bus daemon have answered, so a change made after this returns is delivered. All calls are
+ * in flight together: about 1.3-2 ms in all.
  * Returns 0 and a watch in *ret (the caller's; free with ad_atspi_watch_close), or -1 with
  * err filled: PLATFORM_NOT_SUPPORTED when it cannot subscribe (the caller then just polls),
  * INVALID_ARGS for a malformed app_bus. *ret is not written on failure. */
-int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, ad_atspi_watch **ret, ad_error *err);
+int ad_atspi_watch_open(sd_bus *bus, const char *app_bus, int64_t deadline_us,
+                        ad_atspi_watch **ret, ad_error *err);
 
 /* Waits until at least one matching event arrived since the previous call (since open, for
  * the first), or until deadline_us (CLOCK_MONOTONIC microseconds). Coalesces bursts: after

@@ -9,6 +9,7 @@
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/atspi_read.h"
+#include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/proc.h"
 #include "linux/x11_origin.h"
@@ -343,11 +344,11 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     return 0;
 }
 
-static bool name_has_owner(sd_bus *bus, const char *name)
+static bool name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
 {
     sd_bus_message *reply = NULL;
     int has = 0;
-    if (sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+    if (ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                            "org.freedesktop.DBus", "NameHasOwner", NULL, &reply, "s",
                            name) >= 0)
         sd_bus_message_read(reply, "b", &has);
@@ -369,7 +370,7 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     int rc = -1;
     if (ad_atspi_probe_app(bus, wbus, deadline_us, &apps, err) < 0)
         goto done;
-    if (apps.count == 0 && name_has_owner(bus, wbus)) {
+    if (apps.count == 0 && name_has_owner(bus, wbus, deadline_us)) {
         /* The process is on the bus but did not answer in time: unknown, not absent. */
         ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
                                       "before the deadline", window_id);

@@ -5,16 +5,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ctx.h"
 #include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_events.h"
+#include "linux/bus_call.h"
 #include "linux/desktop_entry.h"
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
+
+/* The budget of an operation whose caller gives no deadline (hit tests, a bare act). */
+#define DEFAULT_BUDGET_US (2 * 1000 * 1000)
 
 typedef struct {
     ad_adapter base;
@@ -25,11 +30,20 @@ typedef struct {
     bool tried;
 } linux_adapter;
 
-static int connect_bus(linux_adapter *la, ad_error *err)
+/* The least time a connect gets: --timeout-ms 0 still tries once (interaction.md), and a
+ * connect is not a poll; a healthy local bus connects in a few ms. */
+#define CONNECT_FLOOR_US (1000 * 1000)
+
+/* Opens the bus once, within the deadline of the first operation that needs it (at least
+ * CONNECT_FLOOR_US). A failure (a silent bus included) is kept and answers every later call at
+ * once, so a command with several operations on a stalled bus pays for it only once. */
+static int connect_bus(linux_adapter *la, int64_t deadline_us, ad_error *err)
 {
     if (!la->tried) {
         la->tried = true;
-        ad_atspi_bus_open(&la->bus, &la->open_error);
+        int64_t floor_us = ad_now_us() + CONNECT_FLOOR_US;
+        ad_atspi_bus_open(deadline_us > floor_us ? deadline_us : floor_us, &la->bus,
+                          &la->open_error);
     }
     if (la->bus)
         return 0;
@@ -44,17 +58,23 @@ static int connect_bus(linux_adapter *la, ad_error *err)
     return -1;
 }
 
-static void health(ad_adapter *a, ad_health *ret)
+/* The bus is connected and the registry answers (platforms/linux.md: no registry, no apps). */
+static void health(ad_adapter *a, int64_t deadline_us, ad_health *ret)
 {
     linux_adapter *la = (linux_adapter *)a;
+    ad_error registry = AD_ERROR_INIT;
     memset(ret, 0, sizeof(*ret));
-    ret->available = connect_bus(la, NULL) == 0;
+    ret->available = connect_bus(la, deadline_us, NULL) == 0 &&
+                     ad_atspi_registry_ping(la->bus, deadline_us, &registry) == 0;
     if (!ret->available) {
-        if (la->open_error.platform_detail)
-            ret->detail = strdup(la->open_error.platform_detail);
-        if (la->open_error.suggestion)
-            ret->suggestion = strdup(la->open_error.suggestion);
+        const ad_error *why = la->bus ? &registry : &la->open_error;
+        if (why->platform_detail)
+            ret->detail = strdup(why->platform_detail);
+        if (why->suggestion)
+            ret->suggestion = strdup(why->suggestion);
+        ret->timed_out = why->code == AD_TIMEOUT;
     }
+    ad_error_clear(&registry);
 }
 
 static const char *const *supported_surfaces(ad_adapter *a)
@@ -69,7 +89,7 @@ static const char *const *supported_surfaces(ad_adapter *a)
 static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, err) < 0)
+    if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_atspi_list_apps(la->bus, deadline_us, ret, err);
 }
@@ -78,7 +98,7 @@ static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline
                         ad_window_list *ret, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, err) < 0)
+    if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_atspi_list_windows(la->bus, apps, deadline_us, ret, err);
 }
@@ -87,7 +107,7 @@ static int window_lookup(ad_adapter *a, const char *window_id, int64_t deadline_
                          ad_window *ret, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, err) < 0)
+    if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_atspi_window_lookup(la->bus, window_id, deadline_us, ret, err);
 }
@@ -120,13 +140,13 @@ static void offset_bounds(ad_node *n, int dx, int dy)
  * When the origin cannot be found (no X display, Wayland, an ambiguous title) the bounds of
  * that tree are marked unknown rather than reported in the wrong space. */
 static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root,
-                                  bool window_relative)
+                                  bool window_relative, int64_t deadline_us)
 {
     if (!root || !window_relative)
         return;
     int x = 0, y = 0;
-    if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus), ad_text_get(&root->name), &x,
-                             &y) == 0)
+    if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus, deadline_us),
+                             ad_text_get(&root->name), &x, &y) == 0)
         offset_bounds(root, x, y);
     else
         unknown_bounds(root);
@@ -137,7 +157,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
 {
     linux_adapter *la = (linux_adapter *)a;
     char *bus = NULL, *path = NULL;
-    if (connect_bus(la, err) < 0)
+    if (connect_bus(la, lim->deadline_us, err) < 0)
         return -1;
     if (ad_atspi_window_id_parse(window_id, &bus, &path) < 0) {
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
@@ -146,7 +166,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     bool relative = false;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &relative, err);
     if (rc == 0)
-        to_screen_coordinates(la, bus, ret->root, relative);
+        to_screen_coordinates(la, bus, ret->root, relative, lim->deadline_us);
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {
         ret->screen = (ad_rect){0, 0, sw, sh};
@@ -161,7 +181,9 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
                ad_act_result *ret, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, err) < 0)
+    int64_t deadline_us = req->deadline_us > 0 ? req->deadline_us
+                                               : ad_now_us() + DEFAULT_BUDGET_US;
+    if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_atspi_act(la->bus, target, req, ret, err);
 }
@@ -172,7 +194,7 @@ static int physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
     linux_adapter *la = (linux_adapter *)a;
     bool windows = req->focus_window_id || req->verify_window_id ||
                    req->require_active_window_id;
-    if (windows && connect_bus(la, err) < 0)
+    if (windows && connect_bus(la, deadline_us, err) < 0)
         return -1;
     return ad_linux_physical(la->bus, &la->held_keys, req, deadline_us, ret, err);
 }
@@ -186,7 +208,7 @@ static int hit_test(ad_adapter *a, const char *window_id, int x, int y, bool pop
                     json_t **ret_occluder, ad_error *err)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (connect_bus(la, err) < 0)
+    if (connect_bus(la, ad_now_us() + DEFAULT_BUDGET_US, err) < 0)
         return -1;
     return ad_linux_hit_test(la->bus, window_id, x, y, popup_ok, ret_occluder, err);
 }
@@ -207,16 +229,16 @@ static int parse_combo(ad_adapter *a, const char *combo, ad_error *err)
 
 /* AGENT_DESKTOP_POLL_ONLY=1 disables event wake-ups; the benchmark uses it to measure what
  * the events save. */
-static void watch_changes(ad_adapter *a, const char *window_id)
+static void watch_changes(ad_adapter *a, const char *window_id, int64_t deadline_us)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (la->watch || getenv("AGENT_DESKTOP_POLL_ONLY") || connect_bus(la, NULL) < 0)
+    if (la->watch || getenv("AGENT_DESKTOP_POLL_ONLY") || connect_bus(la, deadline_us, NULL) < 0)
         return;
     char *bus = NULL, *path = NULL;
     if (window_id && ad_atspi_window_id_parse(window_id, &bus, &path) < 0)
         bus = NULL;
     ad_error ignored = AD_ERROR_INIT;
-    if (ad_atspi_watch_open(la->bus, bus, &la->watch, &ignored) < 0)
+    if (ad_atspi_watch_open(la->bus, bus, deadline_us, &la->watch, &ignored) < 0)
         la->watch = NULL; /* waits fall back to polling */
     ad_error_clear(&ignored);
     free(bus);
@@ -233,9 +255,7 @@ static int wait_change(ad_adapter *a, int64_t until_us)
         ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
         la->watch = NULL;
     }
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    int64_t left = until_us - ((int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000);
+    int64_t left = until_us - ad_now_us();
     if (left > 0) {
         struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
         nanosleep(&ts, NULL);
@@ -249,7 +269,9 @@ static void destroy(ad_adapter *a)
     ad_atspi_watch_close(la->watch);
     ad_linux_physical_settle(&la->held_keys, false);
     ad_desktop_entries_free();
-    sd_bus_flush_close_unref(la->bus);
+    /* No flush: a stalled bus would hold the exit forever, and nothing queued needs
+     * delivering (bus_call.h, ad_bus_close). */
+    ad_bus_close(la->bus);
     ad_error_clear(&la->open_error);
     free(la);
 }

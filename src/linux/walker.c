@@ -8,6 +8,7 @@
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/atspi_read.h"
+#include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/walker_cache.h"
 #include "linux/walker_node.h"
@@ -304,21 +305,22 @@ ad_pipe *ad_walker_pipe(const wnode *wn)
  * (Application.GetApplicationBusAddress). Talking to it directly skips the bus daemon's two
  * hops per call (facts/atspi-on-debian12.md: 1.3-1.9x faster on 2 cores). GTK 4.8 does not
  * implement the method; any failure simply leaves the walk on the bus. */
-static sd_bus *open_peer(sd_bus *bus, const char *app_bus)
+static sd_bus *open_peer(sd_bus *bus, const char *app_bus, int64_t deadline_us)
 {
     sd_bus_message *reply = NULL;
     sd_bus *peer = NULL;
     const char *address = NULL;
-    int r = sd_bus_call_method(bus, app_bus, ATSPI_ROOT_PATH, "org.a11y.atspi.Application",
-                               "GetApplicationBusAddress", NULL, &reply, "");
+    int r = ad_bus_call_method(bus, deadline_us, app_bus, ATSPI_ROOT_PATH,
+                               "org.a11y.atspi.Application", "GetApplicationBusAddress", NULL,
+                               &reply, "");
     if (r >= 0)
         r = sd_bus_message_read(reply, "s", &address);
+    /* Not waited for: its authentication overlaps the first calls, which the walk's deadline
+     * bounds like any other. */
     if (r >= 0 && address && *address) {
         if (sd_bus_new(&peer) < 0 || sd_bus_set_address(peer, address) < 0 ||
-            sd_bus_start(peer) < 0) {
-            sd_bus_unref(peer);
-            peer = NULL;
-        }
+            sd_bus_start(peer) < 0)
+            peer = ad_bus_close(peer);
     }
     sd_bus_message_unref(reply);
     return peer;
@@ -342,7 +344,7 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     walker w = {.lim = lim, .app_bus = bus_name};
     memset(ret, 0, sizeof(*ret));
     w.pipe = ad_pipe_new(bus, IN_FLIGHT);
-    sd_bus *peer_bus = open_peer(bus, bus_name);
+    sd_bus *peer_bus = open_peer(bus, bus_name, lim->deadline_us);
     if (peer_bus) {
         w.peer = ad_pipe_new(peer_bus, IN_FLIGHT);
         if (w.peer)
@@ -375,7 +377,7 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     w.stopping = true;
     ad_pipe_free(w.pipe); /* cancels what is left: those fields become unknown */
     ad_pipe_free(w.peer);
-    sd_bus_flush_close_unref(peer_bus);
+    ad_bus_close(peer_bus); /* reads only: nothing to deliver */
     ad_walker_finish(&w, root);
     if (gtk3)
         ad_walker_mark_model_buttons(root);

@@ -99,6 +99,7 @@ typedef struct {
     bool available;       /* the accessibility service answered */
     char *detail;         /* raw platform error when unavailable, or NULL */
     char *suggestion;     /* what a person can do, or NULL */
+    bool timed_out;       /* unavailable because it did not answer by the deadline: unknown */
 } ad_health;
 
 typedef struct ad_adapter ad_adapter;
@@ -122,6 +123,7 @@ typedef struct {
     ad_act_kind kind;
     const char *text; /* SET_TEXT, INSERT_TEXT, SELECT */
     double number;    /* SET_NUMBER */
+    int64_t deadline_us; /* every call of the action ends by then; 0: the adapter's default */
 } ad_act_req;
 
 /* One mechanism tried. label is the API call ("Action.DoAction"). */
@@ -171,8 +173,9 @@ typedef struct {
 
 typedef struct {
     const char *platform; /* "linux" */
-    /* Connects lazily; never fails for an unreachable service (reports it instead). */
-    void (*health)(ad_adapter *a, ad_health *ret);
+    /* Connects lazily; never fails for an unreachable service (reports it instead). Ends by
+     * deadline_us: a service silent until then is unavailable with timed_out. */
+    void (*health)(ad_adapter *a, int64_t deadline_us, ad_health *ret);
     /* Surfaces this adapter can read, NULL-terminated static list. */
     const char *const *(*supported_surfaces)(ad_adapter *a);
     int (*list_apps)(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err);
@@ -215,8 +218,9 @@ typedef struct {
     int (*parse_combo)(ad_adapter *a, const char *combo, ad_error *err);
     /* Change wake-ups for waits. watch_changes arms a watch on the app that owns window_id
      * (any app when NULL), best effort; wait_change then returns 1 as soon as that app
-     * signals a change, or 0 at until_us. Without a watch it just waits until until_us. */
-    void (*watch_changes)(ad_adapter *a, const char *window_id);
+     * signals a change, or 0 at until_us. Without a watch it just waits until until_us.
+     * Arming (and connecting) ends by deadline_us. */
+    void (*watch_changes)(ad_adapter *a, const char *window_id, int64_t deadline_us);
     int (*wait_change)(ad_adapter *a, int64_t until_us);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;

@@ -299,7 +299,7 @@ int main(int argc, char **argv)
     srand(42);
     ad_error err = AD_ERROR_INIT;
     sd_bus *bus = NULL;
-    if (ad_atspi_bus_open(&bus, &err) < 0) {
+    if (ad_atspi_bus_open(now_us() + 5000000, &bus, &err) < 0) {
         fprintf(stderr, "bus: %s\n", err.message);
         return 1;
     }
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
     ad_atspi_watch *w = NULL;
     for (int i = 0; i < runs; i++) {
         int64_t t = now_us();
-        if (ad_atspi_watch_open(bus, app.bus, &w, &err) < 0) {
+        if (ad_atspi_watch_open(bus, app.bus, now_us() + 2000000, &w, &err) < 0) {
             fprintf(stderr, "watch: %s (%s)\n", err.message,
                     err.platform_detail ? err.platform_detail : "");
             return 1;

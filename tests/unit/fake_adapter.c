@@ -244,10 +244,12 @@ static int bus_down(ad_error *err)
     return -1;
 }
 
-static void health(ad_adapter *a, ad_health *ret)
+static void health(ad_adapter *a, int64_t deadline_us, ad_health *ret)
 {
     memset(ret, 0, sizeof(*ret));
+    F(a)->health_deadline_us = deadline_us;
     ret->available = F(a)->bus_available;
+    ret->timed_out = !ret->available && F(a)->bus_silent;
     if (!ret->available) {
         ret->detail = strdup("fake: org.a11y.Bus not reachable");
         ret->suggestion = strdup("Start the AT-SPI bus");

@@ -75,6 +75,8 @@ typedef struct fake_adapter {
     fake_window wins[FAKE_MAX];
     size_t n_wins;
     bool bus_available;     /* health().available; false also fails list/read calls */
+    bool bus_silent;        /* with !bus_available: health() reports timed_out (a stall) */
+    int64_t health_deadline_us; /* the deadline the last health() call was given */
     bool apps_complete;     /* list_apps complete flag (false also when skipped is set) */
     ad_app_skip skipped[FAKE_MAX]; /* list_apps skipped entries (static strings, copied) */
     size_t n_skipped;

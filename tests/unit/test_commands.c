@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ctx.h"
 #include "core/refs.h"
 #include "fake_adapter.h"
 #include "test_util.h"
@@ -561,6 +562,28 @@ static void test_status(void **state)
     json_decref(snap);
 }
 
+/* A bus that stayed silent until the deadline (a stopped daemon): status still answers, with
+ * the accessibility state unknown, not denied, and no surfaces; the health check was given a
+ * deadline a few seconds ahead, never none. */
+static void test_status_with_a_silent_bus(void **state)
+{
+    fx *f = *state;
+    f->fake->bus_available = false;
+    f->fake->bus_silent = true;
+    int64_t before = ad_now_us();
+    json_t *env = run(f, "status", tu_args("status", "{}"), 0);
+    assert_string_equal(tu_str(env, "data.permissions.accessibility.state"), "unknown");
+    assert_non_null(tu_str(env, "data.permissions.accessibility.suggestion"));
+    assert_non_null(tu_str(env, "data.permissions.accessibility.platform_detail"));
+    assert_int_equal(json_array_size(tu_at(env, "data.supported_surfaces")), 0);
+    assert_true(f->fake->health_deadline_us > before);
+    assert_true(f->fake->health_deadline_us <= ad_now_us() + 5 * 1000 * 1000);
+    json_decref(env);
+    env = run(f, "permissions", tu_args("permissions", "{}"), 0);
+    assert_string_equal(tu_str(env, "data.accessibility.state"), "unknown");
+    json_decref(env);
+}
+
 static void test_sessions_do_not_share_snapshots(void **state)
 {
     fx *f = *state;
@@ -603,6 +626,7 @@ int main(void)
         T(test_window_id),
         T(test_unimplemented_command_fails_closed),
         T(test_status),
+        T(test_status_with_a_silent_bus),
         T(test_sessions_do_not_share_snapshots),
     };
     return cmocka_run_group_tests_name("commands", tests, NULL, NULL);

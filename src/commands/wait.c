@@ -148,7 +148,7 @@ static json_t *unresolved_observation(const ad_error *e)
 }
 
 /* Arms change wake-ups on the app that owns the ref's window (any app if unknown). */
-static void arm_for_ref(ad_ctx *ctx, const char *ref)
+static void arm_for_ref(ad_ctx *ctx, const char *ref, int64_t read_deadline)
 {
     ad_resolved r = {0};
     ad_error e = AD_ERROR_INIT;
@@ -157,15 +157,15 @@ static void arm_for_ref(ad_ctx *ctx, const char *ref)
         wid = json_string_value(json_object_get(json_object_get(r.refmap, "source"),
                                                 "source_window_id"));
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, wid, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, wid, read_deadline);
     ad_resolved_clear(&r);
     ad_error_clear(&e);
 }
 
-static void arm_any(ad_ctx *ctx)
+static void arm_any(ad_ctx *ctx, int64_t read_deadline)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, read_deadline);
 }
 
 static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
@@ -182,7 +182,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL, *last_error = NULL;
-    arm_for_ref(ctx, ref);
+    arm_for_ref(ctx, ref, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_resolved r = {0};
         ad_error e = AD_ERROR_INIT;
@@ -250,7 +250,7 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
     const char *app = ad_arg_str(args, "app");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL;
-    arm_any(ctx);
+    arm_any(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_app_list apps = {0};
         ad_window_list wins = {0};
@@ -368,7 +368,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last_error = NULL;
     size_t last_count = 0;
-    arm_any(ctx);
+    arm_any(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_window win = {0};
         ad_tree tree = {0};

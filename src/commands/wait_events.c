@@ -18,17 +18,17 @@ static void nap(ad_ctx *ctx, int64_t deadline)
     ad_wait_next_poll(ctx, POLL_MS, deadline);
 }
 
-static void arm(ad_ctx *ctx)
+static void arm(ad_ctx *ctx, int64_t read_deadline)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, read_deadline);
 }
 
 int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
                  int64_t timeout_ms, json_t **ret, ad_error *err)
 {
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
-    arm(ctx);
+    arm(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_surface s = {0};
         ad_error e = AD_ERROR_INIT;
@@ -282,7 +282,7 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
         }
     }
     observation base;
-    arm(ctx);
+    arm(ctx, ad_wait_read_deadline(started, deadline));
     observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &base);
     for (;;) {
         nap(ctx, deadline);

@@ -40,9 +40,10 @@ int64_t ad_wall_ms(void);
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
 
 /* The deadline of one read inside a wait loop that started at started_us and ends at
- * wait_deadline_us: at most 2 s, and never past the wait's own deadline, so a stopped app
- * cannot stretch a wait; a wait shorter than 500 ms still gets one read of 500 ms from its
- * start (--timeout 0 still reads once). */
+ * wait_deadline_us: 2 s, but never past the wait's own deadline once the wait has run 2 s, so
+ * a stalled read cannot stretch a long wait; a shorter wait keeps its reads' 2 s, so a slow
+ * read still observes once (--timeout 0 still reads once). An app that does not answer costs
+ * its own answer budget (1 s, AD_ATSPI_APP_ANSWER_BUDGET_US), not the read's. */
 int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us);
 
 /* Logs to stderr only with --verbose. */

@@ -116,20 +116,29 @@ static void offset_bounds(ad_node *n, int dx, int dy)
         offset_bounds(n->children[i], dx, dy);
 }
 
-/* GTK 4 reports extents relative to its window: add the window's origin on the X screen.
- * When the origin cannot be found (no X display, Wayland, an ambiguous title) the bounds of
- * that tree are marked unknown rather than reported in the wrong space. */
+/* GTK 4 reports extents relative to its window's content box: add where that box is on
+ * the X screen (x11_geometry.h, measured). The X window is matched by pid, title and the
+ * frame's size. When it cannot be found (no X display, Wayland, an ambiguous match) the
+ * bounds of that tree are marked unknown rather than reported in the wrong space. */
 static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root,
-                                  bool window_relative)
+                                  const ad_window_frame *frame)
 {
-    if (!root || !window_relative)
+    if (!root || !frame->window_relative)
         return;
+    ad_x11_clients clients = {0};
+    const ad_x11_client *c = NULL;
+    ad_rect size = {0, 0, frame->width, frame->height};
+    if (frame->have_size && ad_x11_clients_read(&clients) == 0)
+        c = ad_x11_client_pick(&clients, ad_atspi_bus_pid(la->bus, bus),
+                               ad_text_get(&root->name), &size, true);
     int x = 0, y = 0;
-    if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus), ad_text_get(&root->name), &x,
-                             &y) == 0)
+    if (c) {
+        ad_x11_client_relative_origin(c, frame->width, frame->height, &x, &y);
         offset_bounds(root, x, y);
-    else
+    } else {
         unknown_bounds(root);
+    }
+    ad_x11_clients_free(&clients);
 }
 
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
@@ -143,10 +152,10 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
         return -1;
     }
-    bool relative = false;
-    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &relative, err);
+    ad_window_frame frame;
+    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        to_screen_coordinates(la, bus, ret->root, relative);
+        to_screen_coordinates(la, bus, ret->root, &frame);
     free(bus);
     free(path);
     return rc;

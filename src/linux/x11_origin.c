@@ -1,24 +1,10 @@
-/* x11_origin.c: _NET_CLIENT_LIST + _NET_WM_PID + _NET_WM_NAME through xcb-ewmh. */
+/* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <xcb/xcb.h>
 #include <xcb/xcb_ewmh.h>
-
-static bool title_matches(xcb_ewmh_connection_t *ewmh, xcb_window_t w, const char *title)
-{
-    if (!title)
-        return true;
-    xcb_ewmh_get_utf8_strings_reply_t name;
-    bool match = false;
-    if (xcb_ewmh_get_wm_name_reply(ewmh, xcb_ewmh_get_wm_name(ewmh, w), &name, NULL)) {
-        match = strlen(title) == name.strings_len &&
-                memcmp(name.strings, title, name.strings_len) == 0;
-        xcb_ewmh_get_utf8_strings_reply_wipe(&name);
-    }
-    return match;
-}
 
 /* Connects to $DISPLAY with the EWMH atoms; NULL without a display. The caller wipes ewmh
  * and disconnects the returned connection. */
@@ -38,40 +24,111 @@ static xcb_connection_t *open_ewmh(int pid, xcb_ewmh_connection_t *ewmh, int *sc
     return c;
 }
 
-int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
+/* The window's title: _NET_WM_NAME (UTF8_STRING), else WM_NAME; NULL when neither. */
+static char *client_title(xcb_ewmh_connection_t *ewmh, xcb_get_property_cookie_t net_name,
+                          xcb_get_property_cookie_t wm_name)
 {
-    int screen_no = 0, rc = -1;
+    xcb_ewmh_get_utf8_strings_reply_t name;
+    char *title = NULL;
+    if (xcb_ewmh_get_wm_name_reply(ewmh, net_name, &name, NULL)) {
+        title = strndup(name.strings, name.strings_len);
+        xcb_ewmh_get_utf8_strings_reply_wipe(&name);
+    }
+    xcb_get_property_reply_t *r = xcb_get_property_reply(ewmh->connection, wm_name, NULL);
+    if (!title && r && r->format == 8 && xcb_get_property_value_length(r) > 0)
+        title = strndup(xcb_get_property_value(r), (size_t)xcb_get_property_value_length(r));
+    free(r);
+    return title;
+}
+
+/* _GTK_FRAME_EXTENTS (left, right, top, bottom): GTK's invisible shadow around a client-side
+ * decorated window, set only where the window manager supports it. */
+static void frame_extents(xcb_connection_t *c, xcb_get_property_cookie_t cookie,
+                          ad_x11_client *out)
+{
+    xcb_get_property_reply_t *r = xcb_get_property_reply(c, cookie, NULL);
+    if (r && r->format == 32 && xcb_get_property_value_length(r) == 16) {
+        const uint32_t *v = xcb_get_property_value(r);
+        if (v[0] < 4096 && v[1] < 4096 && v[2] < 4096 && v[3] < 4096) {
+            out->frame_left = (int)v[0];
+            out->frame_right = (int)v[1];
+            out->frame_top = (int)v[2];
+            out->frame_bottom = (int)v[3];
+        }
+    }
+    free(r);
+}
+
+static xcb_atom_t intern(xcb_connection_t *c, const char *name)
+{
+    xcb_intern_atom_reply_t *r =
+        xcb_intern_atom_reply(c, xcb_intern_atom(c, 1, (uint16_t)strlen(name), name), NULL);
+    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
+    free(r);
+    return a;
+}
+
+typedef struct {
+    xcb_get_property_cookie_t pid, net_name, wm_name, extents;
+    xcb_get_geometry_cookie_t geometry;
+    xcb_translate_coordinates_cookie_t origin;
+} client_cookies;
+
+int ad_x11_clients_read(ad_x11_clients *ret)
+{
+    int screen_no = 0;
     xcb_ewmh_connection_t ewmh;
-    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    memset(ret, 0, sizeof(*ret));
+    xcb_connection_t *c = open_ewmh(1, &ewmh, &screen_no);
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
+    xcb_atom_t extents = intern(c, "_GTK_FRAME_EXTENTS");
     xcb_ewmh_get_windows_reply_t list;
+    int rc = -1;
     if (xcb_ewmh_get_client_list_reply(&ewmh, xcb_ewmh_get_client_list(&ewmh, screen_no), &list,
                                        NULL)) {
-        xcb_window_t found = XCB_WINDOW_NONE;
-        int matches = 0;
-        for (uint32_t i = 0; i < list.windows_len && list.windows_len < 4096; i++) {
-            uint32_t wpid = 0;
+        size_t n = list.windows_len < 4096 ? list.windows_len : 4096;
+        client_cookies *ck = calloc(n ? n : 1, sizeof(*ck));
+        ret->items = calloc(n ? n : 1, sizeof(*ret->items));
+        for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then replies */
             xcb_window_t w = list.windows[i];
-            if (!xcb_ewmh_get_wm_pid_reply(&ewmh, xcb_ewmh_get_wm_pid(&ewmh, w), &wpid, NULL) ||
-                (int)wpid != pid || !title_matches(&ewmh, w, title))
-                continue;
-            found = w;
-            matches++;
+            ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
+            ck[i].net_name = xcb_ewmh_get_wm_name(&ewmh, w);
+            ck[i].wm_name = xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 1024);
+            ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
+            ck[i].geometry = xcb_get_geometry(c, w);
+            ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
         }
-        xcb_ewmh_get_windows_reply_wipe(&list);
-        xcb_translate_coordinates_reply_t *t =
-            matches == 1 ? xcb_translate_coordinates_reply(
-                               c, xcb_translate_coordinates(c, found, root, 0, 0), NULL)
-                         : NULL;
-        if (t) {
-            *ret_x = t->dst_x;
-            *ret_y = t->dst_y;
-            rc = 0;
+        for (size_t i = 0; ck && ret->items && i < n; i++) {
+            ad_x11_client *out = &ret->items[ret->count];
+            uint32_t pid = 0;
+            if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
+                out->pid = (int)pid;
+            out->title = client_title(&ewmh, ck[i].net_name, ck[i].wm_name);
+            frame_extents(c, ck[i].extents, out);
+            xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
+            xcb_translate_coordinates_reply_t *t =
+                xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
+            if (g && t) { /* a window gone meanwhile is left out */
+                out->x = t->dst_x;
+                out->y = t->dst_y;
+                out->width = g->width;
+                out->height = g->height;
+                ret->count++;
+            } else {
+                free(out->title);
+                memset(out, 0, sizeof(*out));
+            }
+            free(g);
             free(t);
         }
+        rc = ck && ret->items ? 0 : -1;
+        free(ck);
+        xcb_ewmh_get_windows_reply_wipe(&list);
     }
+    if (rc < 0)
+        ad_x11_clients_free(ret);
     xcb_ewmh_connection_wipe(&ewmh);
     xcb_disconnect(c);
     return rc;

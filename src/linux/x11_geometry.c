@@ -1,0 +1,73 @@
+/* x11_geometry.c: AT-SPI window to X11 client matching and window rectangles. */
+#include "linux/x11_geometry.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEAR_PX 2.0
+
+void ad_x11_clients_free(ad_x11_clients *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i].title);
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+ad_rect ad_x11_client_visible(const ad_x11_client *c)
+{
+    int w = c->width - c->frame_left - c->frame_right;
+    int h = c->height - c->frame_top - c->frame_bottom;
+    if (w <= 0 || h <= 0) /* extents that do not fit: the X window is all there is */
+        return (ad_rect){c->x, c->y, c->width, c->height};
+    return (ad_rect){c->x + c->frame_left, c->y + c->frame_top, w, h};
+}
+
+static bool near_rect(ad_rect a, const ad_rect *b)
+{
+    return fabs(a.x - b->x) <= NEAR_PX && fabs(a.y - b->y) <= NEAR_PX &&
+           fabs(a.width - b->width) <= NEAR_PX && fabs(a.height - b->height) <= NEAR_PX;
+}
+
+static bool geometry_fits(const ad_x11_client *c, const ad_rect *atspi, bool window_relative)
+{
+    if (!atspi)
+        return true;
+    ad_rect visible = ad_x11_client_visible(c);
+    if (window_relative)
+        return visible.width + NEAR_PX >= atspi->width &&
+               visible.height + NEAR_PX >= atspi->height;
+    ad_rect whole = {c->x, c->y, c->width, c->height};
+    return near_rect(whole, atspi) || near_rect(visible, atspi);
+}
+
+const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
+                                        const ad_rect *atspi, bool window_relative)
+{
+    const ad_x11_client *found = NULL;
+    int matches = 0;
+    for (size_t i = 0; l && pid > 0 && i < l->count; i++) {
+        const ad_x11_client *c = &l->items[i];
+        if (c->pid != pid || !geometry_fits(c, atspi, window_relative))
+            continue;
+        if (title && *title && (!c->title || strcmp(c->title, title) != 0))
+            continue;
+        found = c;
+        matches++;
+    }
+    return matches == 1 ? found : NULL;
+}
+
+void ad_x11_client_relative_origin(const ad_x11_client *c, double frame_w, double frame_h,
+                                   int *ret_x, int *ret_y)
+{
+    ad_rect visible = ad_x11_client_visible(c);
+    double inset_x = visible.width > frame_w ? (visible.width - frame_w) / 2 : 0;
+    double inset_y = visible.height > frame_h ? (visible.height - frame_h) / 2 : 0;
+    *ret_x = (int)visible.x + (int)inset_x;
+    *ret_y = (int)visible.y + (int)inset_y;
+}

@@ -1,0 +1,109 @@
+/* test_x11_geometry.c: unit tests for src/linux/x11_geometry.c (AT-SPI window to X client
+ * matching, visible rectangles, GTK 4 origins). The numbers are Debian 12's, measured. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "linux/x11_geometry.h"
+
+/* gnome-calculator 43 (GTK 4.8) under openbox, no compositor: X window 365x508 at 457,276,
+ * no _GTK_FRAME_EXTENTS; AT-SPI frame 0,0 355x498. */
+static ad_x11_client calculator(void)
+{
+    return (ad_x11_client){.pid = 100, .x = 457, .y = 276, .width = 365, .height = 508,
+                           .title = "Calculator"};
+}
+
+static void gtk4_origin_is_the_content_box_inside_the_x_window(void **state)
+{
+    (void)state;
+    ad_x11_client c = calculator();
+    int x = 0, y = 0;
+    ad_x11_client_relative_origin(&c, 355, 498, &x, &y);
+    assert_int_equal(x, 462); /* the '7' key's pixels start at 457 + 5 + 16 - 4 (padding) */
+    assert_int_equal(y, 281);
+    ad_rect v = ad_x11_client_visible(&c);
+    assert_true(v.x == 457 && v.y == 276 && v.width == 365 && v.height == 508);
+}
+
+static void frame_extents_are_cut_off(void **state)
+{
+    (void)state;
+    /* A composited session: 23 px of shadow left and right, 15 top, 31 bottom. */
+    ad_x11_client c = {.pid = 1, .x = 100, .y = 50, .width = 411, .height = 554,
+                       .frame_left = 23, .frame_right = 23, .frame_top = 15,
+                       .frame_bottom = 31};
+    ad_rect v = ad_x11_client_visible(&c);
+    assert_true(v.x == 123 && v.y == 65 && v.width == 365 && v.height == 508);
+    int x = 0, y = 0;
+    ad_x11_client_relative_origin(&c, 355, 498, &x, &y);
+    assert_int_equal(x, 128);
+    assert_int_equal(y, 70);
+    /* Maximized: no inset at all. */
+    ad_x11_client_relative_origin(&c, 365, 508, &x, &y);
+    assert_int_equal(x, 123);
+    assert_int_equal(y, 65);
+    /* Extents larger than the window are not believed. */
+    ad_x11_client bad = {.width = 10, .height = 10, .frame_left = 8, .frame_right = 8};
+    v = ad_x11_client_visible(&bad);
+    assert_true(v.width == 10 && v.height == 10);
+}
+
+static void pick_matches_pid_title_and_geometry(void **state)
+{
+    (void)state;
+    ad_x11_client items[] = {
+        calculator(),
+        {.pid = 100, .x = 600, .y = 300, .width = 300, .height = 200, .title = "Preferences"},
+        {.pid = 200, .x = 0, .y = 0, .width = 1366, .height = 741,
+         .title = "gtk3-widget-factory"},
+        {.pid = 200, .x = 300, .y = 200, .width = 400, .height = 300, .title = "About"},
+    };
+    ad_x11_clients l = {items, 4};
+    ad_rect frame = {0, 0, 355, 498};
+    assert_ptr_equal(ad_x11_client_pick(&l, 100, "Calculator", &frame, true), &items[0]);
+    /* Window-relative, nameless: the size decides (the 300x200 one cannot hold 355x498). */
+    assert_ptr_equal(ad_x11_client_pick(&l, 100, NULL, &frame, true), &items[0]);
+    /* Two that fit and no title: no guess. */
+    ad_rect small = {0, 0, 100, 100};
+    assert_null(ad_x11_client_pick(&l, 100, "", &small, true));
+    /* Screen coordinates (GTK 3): place and size, within 2 px. */
+    ad_rect factory = {1, 0, 1366, 740};
+    assert_ptr_equal(ad_x11_client_pick(&l, 200, NULL, &factory, false), &items[2]);
+    ad_rect elsewhere = {50, 50, 1366, 741};
+    assert_null(ad_x11_client_pick(&l, 200, NULL, &elsewhere, false));
+    /* Without a rectangle the title or the pid's only window. */
+    assert_ptr_equal(ad_x11_client_pick(&l, 200, "About", NULL, false), &items[3]);
+    assert_null(ad_x11_client_pick(&l, 200, NULL, NULL, false));
+    assert_null(ad_x11_client_pick(&l, 300, NULL, NULL, false));
+    assert_null(ad_x11_client_pick(&l, 100, "Calculator", &frame, false));
+}
+
+static void a_shadowed_gtk3_window_matches_its_whole_x_window(void **state)
+{
+    (void)state;
+    /* GTK 3 CSD, composited: AT-SPI says the X window, shadow included. */
+    ad_x11_client c = {.pid = 5, .x = 10, .y = 20, .width = 500, .height = 400,
+                       .frame_left = 10, .frame_right = 10, .frame_top = 8, .frame_bottom = 12};
+    ad_x11_clients l = {&c, 1};
+    ad_rect atspi = {10, 20, 500, 400};
+    assert_ptr_equal(ad_x11_client_pick(&l, 5, NULL, &atspi, false), &c);
+    ad_rect v = ad_x11_client_visible(&c);
+    assert_true(v.x == 20 && v.y == 28 && v.width == 480 && v.height == 380);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gtk4_origin_is_the_content_box_inside_the_x_window),
+        cmocka_unit_test(frame_extents_are_cut_off),
+        cmocka_unit_test(pick_matches_pid_title_and_geometry),
+        cmocka_unit_test(a_shadowed_gtk3_window_matches_its_whole_x_window),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -10,6 +10,7 @@
 #include "linux/atspi_bus.h"
 #include "linux/atspi_events.h"
 #include "linux/desktop_entry.h"
+#include "linux/gtk4_place.h"
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
@@ -98,49 +99,6 @@ static bool process_alive(ad_adapter *a, int pid, const char *instance)
     return ad_proc_alive(pid, instance);
 }
 
-static void unknown_bounds(ad_node *n)
-{
-    if (n->bounds_state == AD_FIELD_KNOWN)
-        n->bounds_state = AD_FIELD_UNKNOWN;
-    for (size_t i = 0; i < n->n_children; i++)
-        unknown_bounds(n->children[i]);
-}
-
-static void offset_bounds(ad_node *n, int dx, int dy)
-{
-    if (n->bounds_state == AD_FIELD_KNOWN) {
-        n->bounds.x += dx;
-        n->bounds.y += dy;
-    }
-    for (size_t i = 0; i < n->n_children; i++)
-        offset_bounds(n->children[i], dx, dy);
-}
-
-/* GTK 4 reports extents relative to its window's content box: add where that box is on
- * the X screen (x11_geometry.h, measured). The X window is matched by pid, title and the
- * frame's size. When it cannot be found (no X display, Wayland, an ambiguous match) the
- * bounds of that tree are marked unknown rather than reported in the wrong space. */
-static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root,
-                                  const ad_window_frame *frame)
-{
-    if (!root || !frame->window_relative)
-        return;
-    ad_x11_clients clients = {0};
-    const ad_x11_client *c = NULL;
-    ad_rect size = {0, 0, frame->width, frame->height};
-    if (frame->have_size && ad_x11_clients_read(&clients) == 0)
-        c = ad_x11_client_pick(&clients, ad_atspi_bus_pid(la->bus, bus),
-                               ad_text_get(&root->name), &size, true);
-    int x = 0, y = 0;
-    if (c) {
-        ad_x11_client_relative_origin(c, frame->width, frame->height, &x, &y);
-        offset_bounds(root, x, y);
-    } else {
-        unknown_bounds(root);
-    }
-    ad_x11_clients_free(&clients);
-}
-
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -155,7 +113,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     ad_window_frame frame;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        to_screen_coordinates(la, bus, ret->root, &frame);
+        ad_gtk4_place_tree(ret->root, &frame, ad_atspi_bus_pid(la->bus, bus));
     free(bus);
     free(path);
     return rc;

@@ -52,12 +52,26 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
     int matches = 0;
     for (size_t i = 0; l && pid > 0 && i < l->count; i++) {
         const ad_x11_client *c = &l->items[i];
-        if (c->pid != pid || !geometry_fits(c, atspi, window_relative))
+        if (c->popup || c->pid != pid || !geometry_fits(c, atspi, window_relative))
             continue;
         if (title && *title && (!c->title || strcmp(c->title, title) != 0))
             continue;
         found = c;
         matches++;
+    }
+    return matches == 1 ? found : NULL;
+}
+
+const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h)
+{
+    const ad_x11_client *found = NULL;
+    int matches = 0;
+    for (size_t i = 0; l && pid > 0 && i < l->count; i++) {
+        const ad_x11_client *c = &l->items[i];
+        if (c->popup && c->pid == pid && fabs(c->width - w) <= 1 && fabs(c->height - h) <= 1) {
+            found = c;
+            matches++;
+        }
     }
     return matches == 1 ? found : NULL;
 }

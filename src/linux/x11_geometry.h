@@ -8,7 +8,12 @@
  * 17..79 x 303..346, i.e. its AT-SPI rectangle + 5,5 (its content box: GTK 4.8 leaves out the
  * key's CSS padding, the centre is exact). So GTK 4.8 extents are relative to the GtkWindow
  * widget's content box, which GTK centres inside the visible window rectangle (the X window
- * minus _GTK_FRAME_EXTENTS, the invisible shadow of a composited session). */
+ * minus _GTK_FRAME_EXTENTS, the invisible shadow of a composited session).
+ *
+ * A GTK 4.8 popover is its own override-redirect surface, but its extents are computed
+ * through the widget tree: the GtkPopoverMenu of the calculator's mode button is reported at
+ * the button's place (105,6) with its surface's size (277x232, the X window at 468,300), its
+ * items at that place plus their offset inside the surface. */
 #ifndef AD_X11_GEOMETRY_H
 #define AD_X11_GEOMETRY_H
 
@@ -17,8 +22,10 @@
 
 #include "core/node.h"
 
-/* One managed client window (_NET_CLIENT_LIST) as the X server describes it. */
+/* One managed client window (_NET_CLIENT_LIST), or a viewable override-redirect top level
+ * (a GTK 4 popover's surface), as the X server describes it. */
 typedef struct ad_x11_client {
+    bool popup;                /* override-redirect: never a window list-windows lists */
     int pid;                   /* _NET_WM_PID, 0 when unset */
     int x, y, width, height;   /* the client window's rectangle in root coordinates */
     int frame_left, frame_right, frame_top, frame_bottom; /* _GTK_FRAME_EXTENTS, 0 unset */
@@ -39,6 +46,10 @@ void ad_x11_clients_free(ad_x11_clients *l);
  * would put bounds or a title on the wrong window. Borrowed from l. */
 const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
                                         const ad_rect *atspi, bool window_relative);
+
+/* The one viewable popup surface of `pid` sized w x h (within 1 px); NULL when none or
+ * several. Borrowed from l. */
+const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h);
 
 /* What a screenshot of the window shows: the X window minus _GTK_FRAME_EXTENTS. */
 ad_rect ad_x11_client_visible(const ad_x11_client *c);

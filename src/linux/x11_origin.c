@@ -68,11 +68,46 @@ static xcb_atom_t intern(xcb_connection_t *c, const char *name)
     return a;
 }
 
+#define MAX_WINDOWS 4096 /* bound on _NET_CLIENT_LIST and on the root's children */
+
 typedef struct {
+    xcb_window_t window;
+    bool popup;
     xcb_get_property_cookie_t pid, net_name, wm_name, extents;
     xcb_get_geometry_cookie_t geometry;
     xcb_translate_coordinates_cookie_t origin;
 } client_cookies;
+
+/* The windows to describe: the managed clients, then the viewable override-redirect
+ * children of the root (popup surfaces). Appends to *list (capacity MAX_WINDOWS * 2). */
+static size_t windows_to_read(xcb_ewmh_connection_t *ewmh, int screen_no, xcb_window_t root,
+                              client_cookies *list)
+{
+    xcb_connection_t *c = ewmh->connection;
+    size_t n = 0;
+    xcb_ewmh_get_windows_reply_t clients;
+    if (!xcb_ewmh_get_client_list_reply(ewmh, xcb_ewmh_get_client_list(ewmh, screen_no),
+                                        &clients, NULL))
+        return 0;
+    for (uint32_t i = 0; i < clients.windows_len && n < MAX_WINDOWS; i++)
+        list[n++] = (client_cookies){.window = clients.windows[i]};
+    xcb_ewmh_get_windows_reply_wipe(&clients);
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, xcb_query_tree(c, root), NULL);
+    int kids = t ? xcb_query_tree_children_length(t) : 0;
+    kids = kids < MAX_WINDOWS ? kids : MAX_WINDOWS;
+    xcb_get_window_attributes_cookie_t *ac = malloc(sizeof(*ac) * (size_t)(kids + 1));
+    for (int i = 0; ac && i < kids; i++)
+        ac[i] = xcb_get_window_attributes(c, xcb_query_tree_children(t)[i]);
+    for (int i = 0; ac && i < kids; i++) {
+        xcb_get_window_attributes_reply_t *a = xcb_get_window_attributes_reply(c, ac[i], NULL);
+        if (a && a->override_redirect && a->map_state == XCB_MAP_STATE_VIEWABLE)
+            list[n++] = (client_cookies){.window = xcb_query_tree_children(t)[i], .popup = true};
+        free(a);
+    }
+    free(ac);
+    free(t);
+    return n;
+}
 
 int ad_x11_clients_read(ad_x11_clients *ret)
 {
@@ -84,49 +119,44 @@ int ad_x11_clients_read(ad_x11_clients *ret)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
     xcb_atom_t extents = intern(c, "_GTK_FRAME_EXTENTS");
-    xcb_ewmh_get_windows_reply_t list;
-    int rc = -1;
-    if (xcb_ewmh_get_client_list_reply(&ewmh, xcb_ewmh_get_client_list(&ewmh, screen_no), &list,
-                                       NULL)) {
-        size_t n = list.windows_len < 4096 ? list.windows_len : 4096;
-        client_cookies *ck = calloc(n ? n : 1, sizeof(*ck));
-        ret->items = calloc(n ? n : 1, sizeof(*ret->items));
-        for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then replies */
-            xcb_window_t w = list.windows[i];
-            ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
-            ck[i].net_name = xcb_ewmh_get_wm_name(&ewmh, w);
-            ck[i].wm_name = xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 1024);
-            ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
-            ck[i].geometry = xcb_get_geometry(c, w);
-            ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
-        }
-        for (size_t i = 0; ck && ret->items && i < n; i++) {
-            ad_x11_client *out = &ret->items[ret->count];
-            uint32_t pid = 0;
-            if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
-                out->pid = (int)pid;
-            out->title = client_title(&ewmh, ck[i].net_name, ck[i].wm_name);
-            frame_extents(c, ck[i].extents, out);
-            xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
-            xcb_translate_coordinates_reply_t *t =
-                xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
-            if (g && t) { /* a window gone meanwhile is left out */
-                out->x = t->dst_x;
-                out->y = t->dst_y;
-                out->width = g->width;
-                out->height = g->height;
-                ret->count++;
-            } else {
-                free(out->title);
-                memset(out, 0, sizeof(*out));
-            }
-            free(g);
-            free(t);
-        }
-        rc = ck && ret->items ? 0 : -1;
-        free(ck);
-        xcb_ewmh_get_windows_reply_wipe(&list);
+    client_cookies *ck = calloc(2 * MAX_WINDOWS, sizeof(*ck));
+    size_t n = ck ? windows_to_read(&ewmh, screen_no, root, ck) : 0;
+    ret->items = calloc(n ? n : 1, sizeof(*ret->items));
+    for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then the replies */
+        xcb_window_t w = ck[i].window;
+        ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
+        ck[i].net_name = xcb_ewmh_get_wm_name(&ewmh, w);
+        ck[i].wm_name = xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 1024);
+        ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
+        ck[i].geometry = xcb_get_geometry(c, w);
+        ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
     }
+    for (size_t i = 0; ck && ret->items && i < n; i++) {
+        ad_x11_client *out = &ret->items[ret->count];
+        uint32_t pid = 0;
+        if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
+            out->pid = (int)pid;
+        out->popup = ck[i].popup;
+        out->title = client_title(&ewmh, ck[i].net_name, ck[i].wm_name);
+        frame_extents(c, ck[i].extents, out);
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
+        xcb_translate_coordinates_reply_t *t =
+            xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
+        if (g && t) { /* a window gone meanwhile is left out */
+            out->x = t->dst_x;
+            out->y = t->dst_y;
+            out->width = g->width;
+            out->height = g->height;
+            ret->count++;
+        } else {
+            free(out->title);
+            memset(out, 0, sizeof(*out));
+        }
+        free(g);
+        free(t);
+    }
+    int rc = ck && ret->items ? 0 : -1;
+    free(ck);
     if (rc < 0)
         ad_x11_clients_free(ret);
     xcb_ewmh_connection_wipe(&ewmh);

@@ -133,6 +133,55 @@ def test_gtk4_element_bounds_are_where_the_pixels_are(cli, calculator_app, fixtu
         activate(fixture_app, FIXTURE_TITLE)
 
 
+def _x_popups(pid):
+    """Viewable override-redirect top levels of pid (GTK 4 popover surfaces): (x, y, w, h)."""
+    out = []
+    tree = subprocess.run(["xwininfo", "-root", "-children"], capture_output=True, text=True,
+                          timeout=10).stdout
+    for wid in re.findall(r"^\s+(0x[0-9a-f]+) ", tree, re.M):
+        info = subprocess.run(["xwininfo", "-id", wid], capture_output=True, text=True,
+                              timeout=10).stdout
+        if "Override Redirect State: yes" not in info or "IsViewable" not in info:
+            continue
+        owner = subprocess.run(["xprop", "-id", wid, "_NET_WM_PID"], capture_output=True,
+                               text=True, timeout=10).stdout
+        if owner.strip().endswith("= %d" % pid):
+            v = {k: int(n) for k, n in re.findall(
+                r"(Absolute upper-left X|Absolute upper-left Y|Width|Height):\s+(-?\d+)", info)}
+            out.append((v["Absolute upper-left X"], v["Absolute upper-left Y"], v["Width"],
+                        v["Height"]))
+    return out
+
+
+def test_gtk4_popover_bounds_are_its_own_surface(cli, calculator_app, fixture_app):
+    """A GTK 4.8 popover is its own X surface, but AT-SPI places it at its button: the menu
+    and its items must be reported on the popover's X window (xwininfo)."""
+    _need("xdotool", "xprop", "xwininfo")
+    opener = cli.ok("find", "--app", "gnome-calculator", "--role", "button", "--name",
+                    "Basic")["matches"]
+    assert len(opener) == 1, opener
+    try:
+        cli.ok("click", opener[0]["ref_id"])
+        assert cli.ok("wait", "--menu", "--app", "gnome-calculator",
+                      "--timeout", "5000")["found"] is True
+        obs.wait_until(lambda: len(_x_popups(calculator_app.pid)) == 1,
+                       what="the popover's X surface")
+        surface = _x_popups(calculator_app.pid)[0]
+        tree = cli.ok("snapshot", "--app", "gnome-calculator", "--surface", "menu",
+                      "--include-bounds")["tree"]
+        assert rect(tree["bounds"]) == surface, (tree["bounds"], surface)
+        items = [n for n in nodes(tree) if n.get("role") == "menuitem"]
+        assert items
+        for n in items:
+            b = n["bounds"]
+            assert surface[0] <= b["x"] and b["x"] + b["width"] <= surface[0] + surface[2], n
+            assert surface[1] <= b["y"] and b["y"] + b["height"] <= surface[1] + surface[3], n
+    finally:
+        cli.run("--headed", "press", "escape", "--app", "gnome-calculator")
+        cli.run("wait", "--menu-closed", "--app", "gnome-calculator", "--timeout", "5000")
+        activate(fixture_app, FIXTURE_TITLE)
+
+
 def test_gtk3_element_bounds_are_where_the_pixels_are(cli, fixture_app):
     """The fixture (GTK 3 reports screen coordinates): the same pixel check on a button
     (Adwaita's GTK 3 buttons have a vertical gradient: the row only)."""

@@ -97,6 +97,28 @@ static void a_shadowed_gtk3_window_matches_its_whole_x_window(void **state)
     assert_true(v.x == 20 && v.y == 28 && v.width == 480 && v.height == 380);
 }
 
+static void popups_are_matched_by_size_and_never_as_windows(void **state)
+{
+    (void)state;
+    /* The calculator's mode popover: a 277x232 override-redirect surface at 468,300. */
+    ad_x11_client items[] = {
+        calculator(),
+        {.popup = true, .pid = 100, .x = 468, .y = 300, .width = 277, .height = 232},
+        {.popup = true, .pid = 100, .x = 546, .y = 325, .width = 121, .height = 30},
+        {.popup = true, .pid = 200, .x = 0, .y = 0, .width = 277, .height = 232},
+    };
+    ad_x11_clients l = {items, 4};
+    assert_ptr_equal(ad_x11_popup_pick(&l, 100, 277, 232), &items[1]);
+    assert_ptr_equal(ad_x11_popup_pick(&l, 100, 278, 231), &items[1]);
+    assert_null(ad_x11_popup_pick(&l, 100, 355, 498)); /* the window is no popup */
+    assert_null(ad_x11_popup_pick(&l, 300, 277, 232));
+    items[3].pid = 100; /* two of that size: no guess */
+    assert_null(ad_x11_popup_pick(&l, 100, 277, 232));
+    /* A popup is never the window: only the calculator fits a nameless 100x100 frame. */
+    ad_rect small = {0, 0, 100, 100};
+    assert_ptr_equal(ad_x11_client_pick(&l, 100, NULL, &small, true), &items[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -104,6 +126,7 @@ int main(void)
         cmocka_unit_test(frame_extents_are_cut_off),
         cmocka_unit_test(pick_matches_pid_title_and_geometry),
         cmocka_unit_test(a_shadowed_gtk3_window_matches_its_whole_x_window),
+        cmocka_unit_test(popups_are_matched_by_size_and_never_as_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,10 +222,12 @@ static void free_probes(win_probe *w)
  * - GTK 4 reports a window at 0,0 with the size of its content box; its bounds become the
  *   visible X window (what a screenshot of it shows, x11_geometry.h), or unknown rather than
  *   wrong when no X window matches;
- * - a GTK 3 window's extents are its X window, shadow included: the visible part of it;
+ * - a GTK 3 window's extents are its X window, shadow included, or with a server-side
+ *   frame the window manager's frame: the visible rectangle either way;
  * - a window AT-SPI leaves nameless (gtk3-widget-factory's) takes its X title, _NET_WM_NAME
  *   then WM_NAME.
- * The X clients are read once per list (*clients, read on first need; read_failed after). */
+ * The X clients are read once per list (*clients, read on first need: *read_state
+ * 0 not yet, 1 read, -1 no X). */
 static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
                             ad_x11_clients *clients, int *read_state)
 {
@@ -244,8 +246,10 @@ static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
                             : NULL;
         if (gtk4 && !c)
             w->bounds_known = false;
-        if (c && gtk && w->bounds_known)
+        if (c && gtk) {
             w->bounds = ad_x11_client_visible(c);
+            w->bounds_known = true;
+        }
         if (c && nameless && c->title && *c->title) {
             free(w->title);
             w->title = strdup(c->title);

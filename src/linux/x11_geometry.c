@@ -18,13 +18,21 @@ void ad_x11_clients_free(ad_x11_clients *l)
     l->count = 0;
 }
 
-ad_rect ad_x11_client_visible(const ad_x11_client *c)
+/* The X window without GTK's shadow. */
+static ad_rect without_shadow(const ad_x11_client *c)
 {
     int w = c->width - c->frame_left - c->frame_right;
     int h = c->height - c->frame_top - c->frame_bottom;
     if (w <= 0 || h <= 0) /* extents that do not fit: the X window is all there is */
         return (ad_rect){c->x, c->y, c->width, c->height};
     return (ad_rect){c->x + c->frame_left, c->y + c->frame_top, w, h};
+}
+
+ad_rect ad_x11_client_visible(const ad_x11_client *c)
+{
+    ad_rect r = without_shadow(c);
+    return (ad_rect){r.x - c->wm_left, r.y - c->wm_top, r.width + c->wm_left + c->wm_right,
+                     r.height + c->wm_top + c->wm_bottom};
 }
 
 static bool near_rect(ad_rect a, const ad_rect *b)
@@ -37,12 +45,12 @@ static bool geometry_fits(const ad_x11_client *c, const ad_rect *atspi, bool win
 {
     if (!atspi)
         return true;
-    ad_rect visible = ad_x11_client_visible(c);
+    ad_rect inner = without_shadow(c);
     if (window_relative)
-        return visible.width + NEAR_PX >= atspi->width &&
-               visible.height + NEAR_PX >= atspi->height;
+        return inner.width + NEAR_PX >= atspi->width && inner.height + NEAR_PX >= atspi->height;
     ad_rect whole = {c->x, c->y, c->width, c->height};
-    return near_rect(whole, atspi) || near_rect(visible, atspi);
+    return near_rect(whole, atspi) || near_rect(inner, atspi) ||
+           near_rect(ad_x11_client_visible(c), atspi);
 }
 
 const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
@@ -79,9 +87,9 @@ const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double 
 void ad_x11_client_relative_origin(const ad_x11_client *c, double frame_w, double frame_h,
                                    int *ret_x, int *ret_y)
 {
-    ad_rect visible = ad_x11_client_visible(c);
-    double inset_x = visible.width > frame_w ? (visible.width - frame_w) / 2 : 0;
-    double inset_y = visible.height > frame_h ? (visible.height - frame_h) / 2 : 0;
-    *ret_x = (int)visible.x + (int)inset_x;
-    *ret_y = (int)visible.y + (int)inset_y;
+    ad_rect inner = without_shadow(c);
+    double inset_x = inner.width > frame_w ? (inner.width - frame_w) / 2 : 0;
+    double inset_y = inner.height > frame_h ? (inner.height - frame_h) / 2 : 0;
+    *ret_x = (int)inner.x + (int)inset_x;
+    *ret_y = (int)inner.y + (int)inset_y;
 }

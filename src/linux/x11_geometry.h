@@ -29,6 +29,7 @@ typedef struct ad_x11_client {
     int pid;                   /* _NET_WM_PID, 0 when unset */
     int x, y, width, height;   /* the client window's rectangle in root coordinates */
     int frame_left, frame_right, frame_top, frame_bottom; /* _GTK_FRAME_EXTENTS, 0 unset */
+    int wm_left, wm_right, wm_top, wm_bottom; /* _NET_FRAME_EXTENTS (server-side frame) */
     char *title;               /* _NET_WM_NAME, else WM_NAME; NULL when neither; owned */
 } ad_x11_client;
 
@@ -41,8 +42,8 @@ void ad_x11_clients_free(ad_x11_clients *l);
 
 /* The one client of `pid` that is the AT-SPI window titled `title` (NULL or "": any title)
  * with AT-SPI rectangle `atspi` (NULL: unknown). A window-relative rectangle (GTK 4) is
- * compared by size (the visible rectangle holds it), a screen one by place and size (the
- * X window or its visible part, within 2 px). NULL when none or several match: a guess
+ * compared by size (the X window without shadow holds it), a screen one by place and size
+ * (the X window, its part without shadow or its visible rectangle, within 2 px). NULL when none or several match: a guess
  * would put bounds or a title on the wrong window. Borrowed from l. */
 const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
                                         const ad_rect *atspi, bool window_relative);
@@ -51,11 +52,12 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
  * several. Borrowed from l. */
 const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h);
 
-/* What a screenshot of the window shows: the X window minus _GTK_FRAME_EXTENTS. */
+/* What a screenshot of the window shows: the X window minus GTK's invisible shadow
+ * (_GTK_FRAME_EXTENTS), plus the window manager's frame (_NET_FRAME_EXTENTS) around it. */
 ad_rect ad_x11_client_visible(const ad_x11_client *c);
 
 /* The screen point of a GTK 4 window's (0,0), for a frame of AT-SPI size frame_w x frame_h:
- * the visible rectangle's origin plus the centred inset (see the measurement above). */
+ * the shadowless X window's origin plus the centred inset (see the measurement above). */
 void ad_x11_client_relative_origin(const ad_x11_client *c, double frame_w, double frame_h,
                                    int *ret_x, int *ret_y);
 

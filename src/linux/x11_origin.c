@@ -8,9 +8,9 @@
 
 /* Connects to $DISPLAY with the EWMH atoms; NULL without a display. The caller wipes ewmh
  * and disconnects the returned connection. */
-static xcb_connection_t *open_ewmh(int pid, xcb_ewmh_connection_t *ewmh, int *screen_no)
+static xcb_connection_t *open_ewmh(xcb_ewmh_connection_t *ewmh, int *screen_no)
 {
-    if (!getenv("DISPLAY") || pid <= 0)
+    if (!getenv("DISPLAY"))
         return NULL;
     xcb_connection_t *c = xcb_connect(NULL, screen_no);
     if (xcb_connection_has_error(c)) {
@@ -73,7 +73,7 @@ static xcb_atom_t intern(xcb_connection_t *c, const char *name)
 typedef struct {
     xcb_window_t window;
     bool popup;
-    xcb_get_property_cookie_t pid, net_name, wm_name, extents;
+    xcb_get_property_cookie_t pid, net_name, wm_name, extents, wm_frame;
     xcb_get_geometry_cookie_t geometry;
     xcb_translate_coordinates_cookie_t origin;
 } client_cookies;
@@ -114,7 +114,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
     int screen_no = 0;
     xcb_ewmh_connection_t ewmh;
     memset(ret, 0, sizeof(*ret));
-    xcb_connection_t *c = open_ewmh(1, &ewmh, &screen_no);
+    xcb_connection_t *c = open_ewmh(&ewmh, &screen_no);
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
@@ -128,6 +128,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
         ck[i].net_name = xcb_ewmh_get_wm_name(&ewmh, w);
         ck[i].wm_name = xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 1024);
         ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
+        ck[i].wm_frame = xcb_ewmh_get_frame_extents(&ewmh, w);
         ck[i].geometry = xcb_get_geometry(c, w);
         ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
     }
@@ -139,6 +140,14 @@ int ad_x11_clients_read(ad_x11_clients *ret)
         out->popup = ck[i].popup;
         out->title = client_title(&ewmh, ck[i].net_name, ck[i].wm_name);
         frame_extents(c, ck[i].extents, out);
+        xcb_ewmh_get_extents_reply_t wm;
+        if (xcb_ewmh_get_frame_extents_reply(&ewmh, ck[i].wm_frame, &wm, NULL) &&
+            wm.left < 4096 && wm.right < 4096 && wm.top < 4096 && wm.bottom < 4096) {
+            out->wm_left = (int)wm.left;
+            out->wm_right = (int)wm.right;
+            out->wm_top = (int)wm.top;
+            out->wm_bottom = (int)wm.bottom;
+        }
         xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
         xcb_translate_coordinates_reply_t *t =
             xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
@@ -191,7 +200,7 @@ int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h)
 {
     int screen_no = 0, shown = 0;
     xcb_ewmh_connection_t ewmh;
-    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    xcb_connection_t *c = pid > 0 ? open_ewmh(&ewmh, &screen_no) : NULL;
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;

@@ -12,9 +12,9 @@
 #include "linux/x11_geometry.h"
 
 /* Reads every managed client window and viewable popup surface: pid, root rectangle,
- * _GTK_FRAME_EXTENTS, title. One connection, all requests in flight together. Returns 0 and
- * fills *ret (the caller frees it with ad_x11_clients_free; empty without an EWMH window
- * manager); -1 without an X display. */
+ * _GTK_FRAME_EXTENTS, _NET_FRAME_EXTENTS, title. One connection, all requests in flight
+ * together. Returns 0 and fills *ret (the caller frees it with ad_x11_clients_free; empty
+ * without an EWMH window manager); -1 without an X display. */
 int ad_x11_clients_read(ad_x11_clients *ret);
 
 /* Does the X server show a viewable window of `pid` with this root rectangle (within 2 px)?

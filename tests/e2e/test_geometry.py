@@ -20,23 +20,41 @@ def _need(*tools):
             pytest.skip("%s is needed to read the X server's view" % t)
 
 
+def _extents(wid, prop):
+    out = subprocess.run(["xprop", "-id", wid, prop], capture_output=True, text=True,
+                         timeout=10).stdout
+    nums = [int(n) for n in re.findall(r"\d+", out.split("=", 1)[1])] if "=" in out else []
+    return nums if len(nums) == 4 else [0, 0, 0, 0]
+
+
+def _xwininfo(wid):
+    """(x, y, w, h) of the window in root coordinates."""
+    info = subprocess.run(["xwininfo", "-id", wid], capture_output=True, text=True,
+                          timeout=10).stdout
+    v = {k: int(n) for k, n in re.findall(
+        r"(Absolute upper-left X|Absolute upper-left Y|Width|Height):\s+(-?\d+)", info)}
+    return (v["Absolute upper-left X"], v["Absolute upper-left Y"], v["Width"], v["Height"])
+
+
 def _x_client(pid, title):
-    """The managed X client window of pid with this _NET_WM_NAME: (id, x, y, w, h), with
-    _GTK_FRAME_EXTENTS (left, right, top, bottom) or zeros, read with xdotool and xprop."""
+    """The managed X client window of pid with this _NET_WM_NAME: (id, x, y, w, h), read with
+    xdotool, and its visible rectangle: minus _GTK_FRAME_EXTENTS (GTK's invisible shadow),
+    plus _NET_FRAME_EXTENTS (the window manager's frame), read with xprop."""
     found = []
     for wid in subprocess.run(["xdotool", "search", "--all", "--onlyvisible", "--pid", str(pid),
                                "--name", "^%s$" % re.escape(title)], capture_output=True,
                               text=True, timeout=10).stdout.split():
-        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
-                             capture_output=True, text=True, timeout=10).stdout
-        v = dict(line.split("=", 1) for line in geo.split() if "=" in line)
-        if int(v["WIDTH"]) > 1 and int(v["HEIGHT"]) > 1:
-            found.append((wid, int(v["X"]), int(v["Y"]), int(v["WIDTH"]), int(v["HEIGHT"])))
+        # xwininfo, not xdotool getwindowgeometry: that one adds a window manager's frame
+        # offset to a framed window's position.
+        v = _xwininfo(wid)
+        if v[2] > 1 and v[3] > 1:
+            found.append((wid,) + v)
     assert len(found) == 1, found
-    ext = subprocess.run(["xprop", "-id", found[0][0], "_GTK_FRAME_EXTENTS"],
-                         capture_output=True, text=True, timeout=10).stdout
-    nums = [int(n) for n in re.findall(r"\d+", ext.split("=", 1)[1])] if "=" in ext else []
-    return found[0], (nums if len(nums) == 4 else [0, 0, 0, 0])
+    wid, x, y, w, h = found[0]
+    gl, gr, gt, gb = _extents(wid, "_GTK_FRAME_EXTENTS")
+    ml, mr, mt, mb = _extents(wid, "_NET_FRAME_EXTENTS")
+    visible = (x + gl - ml, y + gt - mt, w - gl - gr + ml + mr, h - gt - gb + mt + mb)
+    return found[0], visible
 
 
 def _screenshot():
@@ -106,13 +124,13 @@ def test_gtk4_window_bounds_are_the_visible_x_window(cli, calculator_app):
     """gnome-calculator (GTK 4.8): list-windows reports its X window minus the invisible
     _GTK_FRAME_EXTENTS (none under openbox: the solid CSD border is drawn), not the content
     box AT-SPI gives (10 px smaller on Debian 12), and every element lies inside it."""
-    _need("xdotool", "xprop")
-    (wid, x, y, w, h), (left, right, top, bottom) = _x_client(calculator_app.pid, CALC_TITLE)
+    _need("xdotool", "xprop", "xwininfo")
+    _, visible = _x_client(calculator_app.pid, CALC_TITLE)
     rows = [r for r in cli.ok("list-windows", "--app", "gnome-calculator")
             if r["pid"] == calculator_app.pid]
     assert len(rows) == 1, rows
     wb = rows[0]["bounds"]
-    assert rect(wb) == (x + left, y + top, w - left - right, h - top - bottom)
+    assert rect(wb) == visible
     tree = cli.ok("snapshot", "--app", "gnome-calculator", "--include-bounds")["tree"]
     for n in nodes(tree):
         b = n.get("bounds")
@@ -146,10 +164,7 @@ def _x_popups(pid):
         owner = subprocess.run(["xprop", "-id", wid, "_NET_WM_PID"], capture_output=True,
                                text=True, timeout=10).stdout
         if owner.strip().endswith("= %d" % pid):
-            v = {k: int(n) for k, n in re.findall(
-                r"(Absolute upper-left X|Absolute upper-left Y|Width|Height):\s+(-?\d+)", info)}
-            out.append((v["Absolute upper-left X"], v["Absolute upper-left Y"], v["Width"],
-                        v["Height"]))
+            out.append(_xwininfo(wid))
     return out
 
 
@@ -183,10 +198,15 @@ def test_gtk4_popover_bounds_are_its_own_surface(cli, calculator_app, fixture_ap
 
 
 def test_gtk3_element_bounds_are_where_the_pixels_are(cli, fixture_app):
-    """The fixture (GTK 3 reports screen coordinates): the same pixel check on a button
-    (Adwaita's GTK 3 buttons have a vertical gradient: the row only)."""
-    _need("xdotool", "xprop", "import")
+    """The fixture (GTK 3 reports screen coordinates): its window is the X window with the
+    window manager's frame, and the same pixel check on a button (Adwaita's GTK 3 buttons
+    have a vertical gradient: the row only)."""
+    _need("xdotool", "xprop", "xwininfo", "import")
     activate(fixture_app, FIXTURE_TITLE)
+    _, visible = _x_client(fixture_app.pid, FIXTURE_TITLE)
+    rows = [r for r in cli.ok("list-windows", "--app", "ad-fixture")
+            if r["pid"] == fixture_app.pid]
+    assert len(rows) == 1 and rect(rows[0]["bounds"]) == visible, (rows, visible)
     b = _bounds(cli, "ad-fixture", "button", "Deep")
     _assert_drawn_where_reported(_screenshot(), b, vertical=False)
 

@@ -119,6 +119,25 @@ static void popups_are_matched_by_size_and_never_as_windows(void **state)
     assert_ptr_equal(ad_x11_client_pick(&l, 100, NULL, &small, true), &items[0]);
 }
 
+static void a_server_side_frame_is_part_of_the_window(void **state)
+{
+    (void)state;
+    /* The fixture (GTK 3, openbox frame 1, 1, 20, 5): AT-SPI says the frame, 379,106 522x812. */
+    ad_x11_client c = {.pid = 7, .x = 380, .y = 126, .width = 520, .height = 787,
+                       .wm_left = 1, .wm_right = 1, .wm_top = 20, .wm_bottom = 5,
+                       .title = "AD Fixture"};
+    ad_x11_clients l = {&c, 1};
+    ad_rect atspi = {379, 106, 522, 812};
+    assert_ptr_equal(ad_x11_client_pick(&l, 7, NULL, &atspi, false), &c);
+    ad_rect v = ad_x11_client_visible(&c);
+    assert_true(v.x == 379 && v.y == 106 && v.width == 522 && v.height == 812);
+    /* A GTK 4 origin is inside the client window, never the frame's title bar. */
+    int x = 0, y = 0;
+    ad_x11_client_relative_origin(&c, 520, 787, &x, &y);
+    assert_int_equal(x, 380);
+    assert_int_equal(y, 126);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +146,7 @@ int main(void)
         cmocka_unit_test(pick_matches_pid_title_and_geometry),
         cmocka_unit_test(a_shadowed_gtk3_window_matches_its_whole_x_window),
         cmocka_unit_test(popups_are_matched_by_size_and_never_as_windows),
+        cmocka_unit_test(a_server_side_frame_is_part_of_the_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
 
+#include "linux/x11_private.h" /* ad_x11_title_request, ad_x11_title_reply */
+
 #include <stdlib.h>
 #include <string.h>
 #include <xcb/xcb.h>
@@ -22,23 +24,6 @@ static xcb_connection_t *open_ewmh(xcb_ewmh_connection_t *ewmh, int *screen_no)
         return NULL;
     }
     return c;
-}
-
-/* The window's title: _NET_WM_NAME (UTF8_STRING), else WM_NAME; NULL when neither. */
-static char *client_title(xcb_ewmh_connection_t *ewmh, xcb_get_property_cookie_t net_name,
-                          xcb_get_property_cookie_t wm_name)
-{
-    xcb_ewmh_get_utf8_strings_reply_t name;
-    char *title = NULL;
-    if (xcb_ewmh_get_wm_name_reply(ewmh, net_name, &name, NULL)) {
-        title = strndup(name.strings, name.strings_len);
-        xcb_ewmh_get_utf8_strings_reply_wipe(&name);
-    }
-    xcb_get_property_reply_t *r = xcb_get_property_reply(ewmh->connection, wm_name, NULL);
-    if (!title && r && r->format == 8 && xcb_get_property_value_length(r) > 0)
-        title = strndup(xcb_get_property_value(r), (size_t)xcb_get_property_value_length(r));
-    free(r);
-    return title;
 }
 
 /* _GTK_FRAME_EXTENTS (left, right, top, bottom): GTK's invisible shadow around a client-side
@@ -125,8 +110,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
     for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then the replies */
         xcb_window_t w = ck[i].window;
         ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
-        ck[i].net_name = xcb_ewmh_get_wm_name(&ewmh, w);
-        ck[i].wm_name = xcb_get_property(c, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 0, 1024);
+        ad_x11_title_request(&ewmh, w, &ck[i].net_name, &ck[i].wm_name);
         ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
         ck[i].wm_frame = xcb_ewmh_get_frame_extents(&ewmh, w);
         ck[i].geometry = xcb_get_geometry(c, w);
@@ -138,7 +122,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
         if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
             out->pid = (int)pid;
         out->popup = ck[i].popup;
-        out->title = client_title(&ewmh, ck[i].net_name, ck[i].wm_name);
+        out->title = ad_x11_title_reply(&ewmh, ck[i].net_name, ck[i].wm_name);
         frame_extents(c, ck[i].extents, out);
         xcb_ewmh_get_extents_reply_t wm;
         if (xcb_ewmh_get_frame_extents_reply(&ewmh, ck[i].wm_frame, &wm, NULL) &&

@@ -11,6 +11,20 @@
 
 #include "linux/x11_geometry.h"
 
+static void assert_rect(ad_rect r, double x, double y, double w, double h)
+{
+    assert_true(r.x == x && r.y == y && r.width == w && r.height == h);
+}
+
+/* GTK 4's origin for a frame of frame_w x frame_h in client c is (x, y). */
+static void assert_origin(const ad_x11_client *c, double frame_w, double frame_h, int x, int y)
+{
+    int ox = 0, oy = 0;
+    ad_x11_client_relative_origin(c, frame_w, frame_h, &ox, &oy);
+    assert_int_equal(ox, x);
+    assert_int_equal(oy, y);
+}
+
 /* gnome-calculator 43 (GTK 4.8) under openbox, no compositor: X window 365x508 at 457,276,
  * no _GTK_FRAME_EXTENTS; AT-SPI frame 0,0 355x498. */
 static ad_x11_client calculator(void)
@@ -23,12 +37,9 @@ static void gtk4_origin_is_the_content_box_inside_the_x_window(void **state)
 {
     (void)state;
     ad_x11_client c = calculator();
-    int x = 0, y = 0;
-    ad_x11_client_relative_origin(&c, 355, 498, &x, &y);
-    assert_int_equal(x, 462); /* the '7' key's pixels start at 457 + 5 + 16 - 4 (padding) */
-    assert_int_equal(y, 281);
-    ad_rect v = ad_x11_client_visible(&c);
-    assert_true(v.x == 457 && v.y == 276 && v.width == 365 && v.height == 508);
+    /* The '7' key's pixels start at 457 + 5 + 16 - 4 (its CSS padding). */
+    assert_origin(&c, 355, 498, 462, 281);
+    assert_rect(ad_x11_client_visible(&c), 457, 276, 365, 508);
 }
 
 static void frame_extents_are_cut_off(void **state)
@@ -39,15 +50,10 @@ static void frame_extents_are_cut_off(void **state)
                        .frame_left = 23, .frame_right = 23, .frame_top = 15,
                        .frame_bottom = 31};
     ad_rect v = ad_x11_client_visible(&c);
-    assert_true(v.x == 123 && v.y == 65 && v.width == 365 && v.height == 508);
-    int x = 0, y = 0;
-    ad_x11_client_relative_origin(&c, 355, 498, &x, &y);
-    assert_int_equal(x, 128);
-    assert_int_equal(y, 70);
+    assert_rect(v, 123, 65, 365, 508);
+    assert_origin(&c, 355, 498, 128, 70);
     /* Maximized: no inset at all. */
-    ad_x11_client_relative_origin(&c, 365, 508, &x, &y);
-    assert_int_equal(x, 123);
-    assert_int_equal(y, 65);
+    assert_origin(&c, 365, 508, 123, 65);
     /* Extents larger than the window are not believed. */
     ad_x11_client bad = {.width = 10, .height = 10, .frame_left = 8, .frame_right = 8};
     v = ad_x11_client_visible(&bad);
@@ -94,7 +100,7 @@ static void a_shadowed_gtk3_window_matches_its_whole_x_window(void **state)
     ad_rect atspi = {10, 20, 500, 400};
     assert_ptr_equal(ad_x11_client_pick(&l, 5, NULL, &atspi, false), &c);
     ad_rect v = ad_x11_client_visible(&c);
-    assert_true(v.x == 20 && v.y == 28 && v.width == 480 && v.height == 380);
+    assert_rect(v, 20, 28, 480, 380);
 }
 
 static void popups_are_matched_by_size_and_never_as_windows(void **state)
@@ -129,13 +135,9 @@ static void a_server_side_frame_is_part_of_the_window(void **state)
     ad_x11_clients l = {&c, 1};
     ad_rect atspi = {379, 106, 522, 812};
     assert_ptr_equal(ad_x11_client_pick(&l, 7, NULL, &atspi, false), &c);
-    ad_rect v = ad_x11_client_visible(&c);
-    assert_true(v.x == 379 && v.y == 106 && v.width == 522 && v.height == 812);
+    assert_rect(ad_x11_client_visible(&c), 379, 106, 522, 812);
     /* A GTK 4 origin is inside the client window, never the frame's title bar. */
-    int x = 0, y = 0;
-    ad_x11_client_relative_origin(&c, 520, 787, &x, &y);
-    assert_int_equal(x, 380);
-    assert_int_equal(y, 126);
+    assert_origin(&c, 520, 787, 380, 126);
 }
 
 int main(void)

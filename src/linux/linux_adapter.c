@@ -15,7 +15,6 @@
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_input.h"
-#include "linux/x11_origin.h"
 
 typedef struct {
     ad_adapter base;

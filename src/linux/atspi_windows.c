@@ -229,20 +229,41 @@ static void free_probes(win_probe *w)
     }
 }
 
-/* GTK 4 windows report their extents at 0,0 (relative to themselves): take the origin from
- * the X server, or leave the bounds unknown rather than wrong. */
-static void fix_window_origins(const app_ctx *a, ad_window_list *l, size_t from)
+/* What the X server knows and AT-SPI does not, for the windows of one app (from `from` on):
+ * - GTK 4 reports a window at 0,0 with the size of its content box; its bounds become the
+ *   visible X window (what a screenshot of it shows, x11_geometry.h), or unknown rather than
+ *   wrong when no X window matches;
+ * - a GTK 3 window's extents are its X window, shadow included, or with a server-side
+ *   frame the window manager's frame: the visible rectangle either way;
+ * - a window AT-SPI leaves nameless (gtk3-widget-factory's) takes its X title, _NET_WM_NAME
+ *   then WM_NAME.
+ * The X clients are read once per list (*clients, read on first need: *read_state
+ * 0 not yet, 1 read, -1 no X). */
+static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
+                            ad_x11_clients *clients, int *read_state)
 {
-    const ad_app *app = a->app;
-    if (from >= l->count || !ad_atspi_toolkit_is_gtk4(a->toolkit, a->toolkit_version))
-        return;
+    bool gtk4 = ad_atspi_toolkit_is_gtk4(a->toolkit, a->toolkit_version);
+    bool gtk = a->toolkit && strcmp(a->toolkit, "GTK") == 0;
     for (size_t i = from; i < l->count; i++) {
-        int x, y;
-        if (ad_x11_window_origin(app->pid, l->items[i].title, &x, &y) == 0) {
-            l->items[i].bounds.x = x;
-            l->items[i].bounds.y = y;
-        } else {
-            l->items[i].bounds_known = false;
+        ad_window *w = &l->items[i];
+        bool nameless = !w->title || !*w->title;
+        if (!gtk && !nameless)
+            continue;
+        if (*read_state == 0)
+            *read_state = ad_x11_clients_read(clients) == 0 ? 1 : -1;
+        const ad_x11_client *c =
+            *read_state > 0 ? ad_x11_client_pick(clients, w->pid, w->title,
+                                                 w->bounds_known ? &w->bounds : NULL, gtk4)
+                            : NULL;
+        if (gtk4 && !c)
+            w->bounds_known = false;
+        if (c && gtk) {
+            w->bounds = ad_x11_client_visible(c);
+            w->bounds_known = true;
+        }
+        if (c && nameless && c->title && *c->title) {
+            free(w->title);
+            w->title = strdup(c->title);
         }
     }
 }
@@ -297,13 +318,15 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         ad_pipe_args cc = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
         ad_pipe_call(pipe, apps->items[i].handle, ATSPI_ROOT_PATH, DBUS_IFACE_PROPERTIES, "Get",
                      &cc, on_child_count, &ctxs[i]);
-        /* In the same batch: whether GTK 4 extents need the X origin (fix_window_origins). */
+        /* In the same batch: whether GTK 4 extents need the X origin (apply_x11_facts). */
         ad_atspi_request_toolkit(pipe, apps->items[i].handle, &ctxs[i].toolkit,
                                  &ctxs[i].toolkit_version);
     }
     ad_pipe_run(pipe, deadline_us);
     ad_pipe_free(pipe);
     size_t cap = 0;
+    ad_x11_clients clients = {0};
+    int clients_read = 0; /* 0 not yet, 1 read, -1 no X */
     for (size_t i = 0; i < apps->count; i++) {
         /* The child count, or a child it promised, did not come back: unknown windows. */
         if (!ctxs[i].answered || ctxs[i].children_answered < ctxs[i].children_asked) {
@@ -334,11 +357,13 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
                 ret->unanswered++; /* not answered in time: unknown, never absent */
         }
         free_probes(ctxs[i].wins);
-        fix_window_origins(&ctxs[i], ret, first_of_app);
+        apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
+        /* After: a window that took its title from a managed X client is shown. */
+        drop_unshown_nameless(ret, first_of_app);
         free(ctxs[i].toolkit);
         free(ctxs[i].toolkit_version);
-        drop_unshown_nameless(ret, first_of_app);
     }
+    ad_x11_clients_free(&clients);
     free(ctxs);
     ad_app_list_free(&all);
     return 0;

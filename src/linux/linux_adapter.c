@@ -12,6 +12,7 @@
 #include "linux/atspi_events.h"
 #include "linux/bus_call.h"
 #include "linux/desktop_entry.h"
+#include "linux/gtk4_place.h"
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
@@ -118,40 +119,6 @@ static bool process_alive(ad_adapter *a, int pid, const char *instance)
     return ad_proc_alive(pid, instance);
 }
 
-static void unknown_bounds(ad_node *n)
-{
-    if (n->bounds_state == AD_FIELD_KNOWN)
-        n->bounds_state = AD_FIELD_UNKNOWN;
-    for (size_t i = 0; i < n->n_children; i++)
-        unknown_bounds(n->children[i]);
-}
-
-static void offset_bounds(ad_node *n, int dx, int dy)
-{
-    if (n->bounds_state == AD_FIELD_KNOWN) {
-        n->bounds.x += dx;
-        n->bounds.y += dy;
-    }
-    for (size_t i = 0; i < n->n_children; i++)
-        offset_bounds(n->children[i], dx, dy);
-}
-
-/* GTK 4 reports extents relative to its window: add the window's origin on the X screen.
- * When the origin cannot be found (no X display, Wayland, an ambiguous title) the bounds of
- * that tree are marked unknown rather than reported in the wrong space. */
-static void to_screen_coordinates(linux_adapter *la, const char *bus, ad_node *root,
-                                  bool window_relative, int64_t deadline_us)
-{
-    if (!root || !window_relative)
-        return;
-    int x = 0, y = 0;
-    if (ad_x11_window_origin(ad_atspi_bus_pid(la->bus, bus, deadline_us),
-                             ad_text_get(&root->name), &x, &y) == 0)
-        offset_bounds(root, x, y);
-    else
-        unknown_bounds(root);
-}
-
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -163,10 +130,11 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window has id '%s'", window_id);
         return -1;
     }
-    bool relative = false;
-    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &relative, err);
+    ad_window_frame frame;
+    int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        to_screen_coordinates(la, bus, ret->root, relative, lim->deadline_us);
+        ad_gtk4_place_tree(ret->root, &frame,
+                           ad_atspi_bus_pid(la->bus, bus, lim->deadline_us));
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {
         ret->screen = (ad_rect){0, 0, sw, sh};

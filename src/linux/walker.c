@@ -336,13 +336,26 @@ static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
     w->cache_done = true;
 }
 
+static void on_frame_extents(sd_bus_message *m, const sd_bus_error *e, void *ud)
+{
+    (void)e;
+    ad_window_frame *f = ud;
+    int32_t x, y, w, h;
+    if (m && sd_bus_message_read(m, "(iiii)", &x, &y, &w, &h) >= 0 && w > 0 && h > 0) {
+        f->width = w;
+        f->height = h;
+        f->have_size = true;
+    }
+}
+
 int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
-                       const ad_read_limits *lim, ad_tree *ret, bool *ret_window_relative,
+                       const ad_read_limits *lim, ad_tree *ret, ad_window_frame *ret_frame,
                        ad_error *err)
 {
     char *toolkit = NULL, *version = NULL;
     walker w = {.lim = lim, .app_bus = bus_name};
     memset(ret, 0, sizeof(*ret));
+    memset(ret_frame, 0, sizeof(*ret_frame));
     w.pipe = ad_pipe_new(bus, IN_FLIGHT);
     sd_bus *peer_bus = open_peer(bus, bus_name, lim->deadline_us);
     if (peer_bus) {
@@ -360,11 +373,15 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
                  "GetItems", NULL, on_cache, &w);
     /* The toolkit, with the cache and before the walk: Qt needs per-field property reads,
-     * GTK 4 window-relative extents (the caller's ret_window_relative). */
+     * GTK 4 window-relative extents (the caller's ret_frame, with the window's size that
+     * places them: x11_geometry.h). */
     ad_atspi_request_toolkit(w.peer ? w.peer : w.pipe, bus_name, &toolkit, &version);
+    ad_pipe_args screen = {.sig = "u", .u = 0};
+    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, path, ATSPI_IFACE_COMPONENT, "GetExtents",
+                 &screen, on_frame_extents, ret_frame);
     int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
-    *ret_window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
+    ret_frame->window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
     bool gtk3 = ad_atspi_toolkit_is_gtk3(toolkit, version);
     free(toolkit);
     free(version);

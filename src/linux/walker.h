@@ -15,11 +15,19 @@
 
 #include "platform/adapter.h"
 
+/* What the adapter needs to place a window-relative tree on the screen, read with the
+ * toolkit in the walk's first batch (no extra round trip). */
+typedef struct ad_window_frame {
+    bool window_relative; /* GTK 4: extents relative to the window, not the screen */
+    bool have_size;       /* the window's own AT-SPI extents came back */
+    double width, height; /* their size */
+} ad_window_frame;
+
 /* Reads the subtree at (bus_name, path) within limits. A cut read is success with
- * ret->complete false. Fails only when nothing could be read at all. *ret_window_relative
- * tells a toolkit whose extents are relative to their window (GTK 4), read on the way. */
+ * ret->complete false. Fails only when nothing could be read at all. *ret_frame tells a
+ * toolkit whose extents are relative to their window (GTK 4) and that window's size. */
 int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
-                       const ad_read_limits *lim, ad_tree *ret, bool *ret_window_relative,
+                       const ad_read_limits *lim, ad_tree *ret, ad_window_frame *ret_frame,
                        ad_error *err);
 
 /* Interface bits parsed from GetInterfaces / the cache. */

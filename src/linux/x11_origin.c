@@ -1,30 +1,18 @@
-/* x11_origin.c: _NET_CLIENT_LIST + _NET_WM_PID + _NET_WM_NAME through xcb-ewmh. */
+/* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
+
+#include "linux/x11_private.h" /* ad_x11_title_request, ad_x11_title_reply */
 
 #include <stdlib.h>
 #include <string.h>
 #include <xcb/xcb.h>
 #include <xcb/xcb_ewmh.h>
 
-static bool title_matches(xcb_ewmh_connection_t *ewmh, xcb_window_t w, const char *title)
-{
-    if (!title)
-        return true;
-    xcb_ewmh_get_utf8_strings_reply_t name;
-    bool match = false;
-    if (xcb_ewmh_get_wm_name_reply(ewmh, xcb_ewmh_get_wm_name(ewmh, w), &name, NULL)) {
-        match = strlen(title) == name.strings_len &&
-                memcmp(name.strings, title, name.strings_len) == 0;
-        xcb_ewmh_get_utf8_strings_reply_wipe(&name);
-    }
-    return match;
-}
-
 /* Connects to $DISPLAY with the EWMH atoms; NULL without a display. The caller wipes ewmh
  * and disconnects the returned connection. */
-static xcb_connection_t *open_ewmh(int pid, xcb_ewmh_connection_t *ewmh, int *screen_no)
+static xcb_connection_t *open_ewmh(xcb_ewmh_connection_t *ewmh, int *screen_no)
 {
-    if (!getenv("DISPLAY") || pid <= 0)
+    if (!getenv("DISPLAY"))
         return NULL;
     xcb_connection_t *c = xcb_connect(NULL, screen_no);
     if (xcb_connection_has_error(c)) {
@@ -38,40 +26,132 @@ static xcb_connection_t *open_ewmh(int pid, xcb_ewmh_connection_t *ewmh, int *sc
     return c;
 }
 
-int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y)
+/* _GTK_FRAME_EXTENTS (left, right, top, bottom): GTK's invisible shadow around a client-side
+ * decorated window, set only where the window manager supports it. */
+static void frame_extents(xcb_connection_t *c, xcb_get_property_cookie_t cookie,
+                          ad_x11_client *out)
 {
-    int screen_no = 0, rc = -1;
+    xcb_get_property_reply_t *r = xcb_get_property_reply(c, cookie, NULL);
+    if (r && r->format == 32 && xcb_get_property_value_length(r) == 16) {
+        const uint32_t *v = xcb_get_property_value(r);
+        if (v[0] < 4096 && v[1] < 4096 && v[2] < 4096 && v[3] < 4096) {
+            out->frame_left = (int)v[0];
+            out->frame_right = (int)v[1];
+            out->frame_top = (int)v[2];
+            out->frame_bottom = (int)v[3];
+        }
+    }
+    free(r);
+}
+
+static xcb_atom_t intern(xcb_connection_t *c, const char *name)
+{
+    xcb_intern_atom_reply_t *r =
+        xcb_intern_atom_reply(c, xcb_intern_atom(c, 1, (uint16_t)strlen(name), name), NULL);
+    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
+    free(r);
+    return a;
+}
+
+#define MAX_WINDOWS 4096 /* bound on _NET_CLIENT_LIST and on the root's children */
+
+typedef struct {
+    xcb_window_t window;
+    bool popup;
+    xcb_get_property_cookie_t pid, net_name, wm_name, extents, wm_frame;
+    xcb_get_geometry_cookie_t geometry;
+    xcb_translate_coordinates_cookie_t origin;
+} client_cookies;
+
+/* The windows to describe: the managed clients, then the viewable override-redirect
+ * children of the root (popup surfaces). Appends to *list (capacity MAX_WINDOWS * 2). */
+static size_t windows_to_read(xcb_ewmh_connection_t *ewmh, int screen_no, xcb_window_t root,
+                              client_cookies *list)
+{
+    xcb_connection_t *c = ewmh->connection;
+    size_t n = 0;
+    xcb_ewmh_get_windows_reply_t clients;
+    if (!xcb_ewmh_get_client_list_reply(ewmh, xcb_ewmh_get_client_list(ewmh, screen_no),
+                                        &clients, NULL))
+        return 0;
+    for (uint32_t i = 0; i < clients.windows_len && n < MAX_WINDOWS; i++)
+        list[n++] = (client_cookies){.window = clients.windows[i]};
+    xcb_ewmh_get_windows_reply_wipe(&clients);
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, xcb_query_tree(c, root), NULL);
+    int kids = t ? xcb_query_tree_children_length(t) : 0;
+    kids = kids < MAX_WINDOWS ? kids : MAX_WINDOWS;
+    xcb_get_window_attributes_cookie_t *ac = malloc(sizeof(*ac) * (size_t)(kids + 1));
+    for (int i = 0; ac && i < kids; i++)
+        ac[i] = xcb_get_window_attributes(c, xcb_query_tree_children(t)[i]);
+    for (int i = 0; ac && i < kids; i++) {
+        xcb_get_window_attributes_reply_t *a = xcb_get_window_attributes_reply(c, ac[i], NULL);
+        if (a && a->override_redirect && a->map_state == XCB_MAP_STATE_VIEWABLE)
+            list[n++] = (client_cookies){.window = xcb_query_tree_children(t)[i], .popup = true};
+        free(a);
+    }
+    free(ac);
+    free(t);
+    return n;
+}
+
+int ad_x11_clients_read(ad_x11_clients *ret)
+{
+    int screen_no = 0;
     xcb_ewmh_connection_t ewmh;
-    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    memset(ret, 0, sizeof(*ret));
+    xcb_connection_t *c = open_ewmh(&ewmh, &screen_no);
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
-    xcb_ewmh_get_windows_reply_t list;
-    if (xcb_ewmh_get_client_list_reply(&ewmh, xcb_ewmh_get_client_list(&ewmh, screen_no), &list,
-                                       NULL)) {
-        xcb_window_t found = XCB_WINDOW_NONE;
-        int matches = 0;
-        for (uint32_t i = 0; i < list.windows_len && list.windows_len < 4096; i++) {
-            uint32_t wpid = 0;
-            xcb_window_t w = list.windows[i];
-            if (!xcb_ewmh_get_wm_pid_reply(&ewmh, xcb_ewmh_get_wm_pid(&ewmh, w), &wpid, NULL) ||
-                (int)wpid != pid || !title_matches(&ewmh, w, title))
-                continue;
-            found = w;
-            matches++;
-        }
-        xcb_ewmh_get_windows_reply_wipe(&list);
-        xcb_translate_coordinates_reply_t *t =
-            matches == 1 ? xcb_translate_coordinates_reply(
-                               c, xcb_translate_coordinates(c, found, root, 0, 0), NULL)
-                         : NULL;
-        if (t) {
-            *ret_x = t->dst_x;
-            *ret_y = t->dst_y;
-            rc = 0;
-            free(t);
-        }
+    xcb_atom_t extents = intern(c, "_GTK_FRAME_EXTENTS");
+    client_cookies *ck = calloc(2 * MAX_WINDOWS, sizeof(*ck));
+    size_t n = ck ? windows_to_read(&ewmh, screen_no, root, ck) : 0;
+    ret->items = calloc(n ? n : 1, sizeof(*ret->items));
+    for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then the replies */
+        xcb_window_t w = ck[i].window;
+        ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
+        ad_x11_title_request(&ewmh, w, &ck[i].net_name, &ck[i].wm_name);
+        ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
+        ck[i].wm_frame = xcb_ewmh_get_frame_extents(&ewmh, w);
+        ck[i].geometry = xcb_get_geometry(c, w);
+        ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
     }
+    for (size_t i = 0; ck && ret->items && i < n; i++) {
+        ad_x11_client *out = &ret->items[ret->count];
+        uint32_t pid = 0;
+        if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
+            out->pid = (int)pid;
+        out->popup = ck[i].popup;
+        out->title = ad_x11_title_reply(&ewmh, ck[i].net_name, ck[i].wm_name);
+        frame_extents(c, ck[i].extents, out);
+        xcb_ewmh_get_extents_reply_t wm;
+        if (xcb_ewmh_get_frame_extents_reply(&ewmh, ck[i].wm_frame, &wm, NULL) &&
+            wm.left < 4096 && wm.right < 4096 && wm.top < 4096 && wm.bottom < 4096) {
+            out->wm_left = (int)wm.left;
+            out->wm_right = (int)wm.right;
+            out->wm_top = (int)wm.top;
+            out->wm_bottom = (int)wm.bottom;
+        }
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
+        xcb_translate_coordinates_reply_t *t =
+            xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
+        if (g && t) { /* a window gone meanwhile is left out */
+            out->x = t->dst_x;
+            out->y = t->dst_y;
+            out->width = g->width;
+            out->height = g->height;
+            ret->count++;
+        } else {
+            free(out->title);
+            memset(out, 0, sizeof(*out));
+        }
+        free(g);
+        free(t);
+    }
+    int rc = ck && ret->items ? 0 : -1;
+    free(ck);
+    if (rc < 0)
+        ad_x11_clients_free(ret);
     xcb_ewmh_connection_wipe(&ewmh);
     xcb_disconnect(c);
     return rc;
@@ -124,7 +204,7 @@ int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h)
 {
     int screen_no = 0, shown = 0;
     xcb_ewmh_connection_t ewmh;
-    xcb_connection_t *c = open_ewmh(pid, &ewmh, &screen_no);
+    xcb_connection_t *c = pid > 0 ? open_ewmh(&ewmh, &screen_no) : NULL;
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;

@@ -1,17 +1,21 @@
-/* x11_origin.h: where a top-level window sits on the X11 screen.
+/* x11_origin.h: the X11 server's view of top-level windows, for what AT-SPI does not say.
  *
  * GTK 4.8 answers Component.GetExtents(SCREEN) with coordinates relative to its own window
- * (a GTK4 surface does not know its position). To report screen coordinates the adapter adds
- * the window's origin, read from the X server: the client window with the app's _NET_WM_PID
- * and the same title in _NET_CLIENT_LIST, translated to root coordinates. */
+ * (a GTK4 surface does not know its position), and a nameless AT-SPI window may still have
+ * a title on X. The adapter reads the managed client windows (_NET_CLIENT_LIST) once and
+ * matches its AT-SPI window among them (x11_geometry.h). */
 #ifndef AD_X11_ORIGIN_H
 #define AD_X11_ORIGIN_H
 
 #include <stdbool.h>
 
-/* Finds the origin of the window of `pid` titled `title` (NULL: the only window of pid).
- * Returns 0 and fills x, y; -1 when there is no X display, no such window, or several. */
-int ad_x11_window_origin(int pid, const char *title, int *ret_x, int *ret_y);
+#include "linux/x11_geometry.h"
+
+/* Reads every managed client window and viewable popup surface: pid, root rectangle,
+ * _GTK_FRAME_EXTENTS, _NET_FRAME_EXTENTS, title. One connection, all requests in flight
+ * together. Returns 0 and fills *ret (the caller frees it with ad_x11_clients_free; empty
+ * without an EWMH window manager); -1 without an X display. */
+int ad_x11_clients_read(ad_x11_clients *ret);
 
 /* The size of the X screen (the root window, which spans every monitor). 0, or -1 when
  * there is no X display. */

@@ -84,6 +84,15 @@ struct ad_x11_mod_key {
 };
 extern const struct ad_x11_mod_key ad_x11_mod_keys[4];
 
+/* A window's title: _NET_WM_NAME (UTF8_STRING), else WM_NAME (the list-windows fallback when
+ * AT-SPI has no name). Request both, then read: NULL when neither is set, else owned by the
+ * caller. In x11_windows.c. */
+void ad_x11_title_request(xcb_ewmh_connection_t *ewmh, xcb_window_t w,
+                          xcb_get_property_cookie_t *ret_net_name,
+                          xcb_get_property_cookie_t *ret_wm_name);
+char *ad_x11_title_reply(xcb_ewmh_connection_t *ewmh, xcb_get_property_cookie_t net_name,
+                         xcb_get_property_cookie_t wm_name);
+
 /* The keysym sent for one modifier bit, 0 for anything else. */
 uint32_t ad_x11_mod_keysym(unsigned mask);
 /* The modifier bit a keysym stands for, 0 when it is not a modifier. */

@@ -52,14 +52,39 @@ static bool in_list(xcb_window_t w, const xcb_window_t *list, int n)
     return false;
 }
 
-static bool title_is(ad_x11 *x, xcb_window_t w, const char *title)
+void ad_x11_title_request(xcb_ewmh_connection_t *ewmh, xcb_window_t w,
+                          xcb_get_property_cookie_t *ret_net_name,
+                          xcb_get_property_cookie_t *ret_wm_name)
+{
+    *ret_net_name = xcb_ewmh_get_wm_name(ewmh, w);
+    *ret_wm_name = xcb_get_property(ewmh->connection, 0, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING,
+                                    0, 1024);
+}
+
+char *ad_x11_title_reply(xcb_ewmh_connection_t *ewmh, xcb_get_property_cookie_t net_name,
+                         xcb_get_property_cookie_t wm_name)
 {
     xcb_ewmh_get_utf8_strings_reply_t name;
-    if (!xcb_ewmh_get_wm_name_reply(&x->ewmh, xcb_ewmh_get_wm_name(&x->ewmh, w), &name, NULL))
-        return false;
-    bool match = strlen(title) == name.strings_len &&
-                 memcmp(name.strings, title, name.strings_len) == 0;
-    xcb_ewmh_get_utf8_strings_reply_wipe(&name);
+    char *title = NULL;
+    if (xcb_ewmh_get_wm_name_reply(ewmh, net_name, &name, NULL)) {
+        title = strndup(name.strings, name.strings_len);
+        xcb_ewmh_get_utf8_strings_reply_wipe(&name);
+    }
+    xcb_get_property_reply_t *r = xcb_get_property_reply(ewmh->connection, wm_name, NULL);
+    if (!title && r && r->format == 8 && xcb_get_property_value_length(r) > 0)
+        title = strndup(xcb_get_property_value(r), (size_t)xcb_get_property_value_length(r));
+    free(r);
+    return title;
+}
+
+/* The title a window list shows for w (ad_x11_title_reply) is `title`. */
+static bool title_is(ad_x11 *x, xcb_window_t w, const char *title)
+{
+    xcb_get_property_cookie_t net_name, wm_name;
+    ad_x11_title_request(&x->ewmh, w, &net_name, &wm_name);
+    char *name = ad_x11_title_reply(&x->ewmh, net_name, wm_name);
+    bool match = name && strcmp(name, title) == 0;
+    free(name);
     return match;
 }
 

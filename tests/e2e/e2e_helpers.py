@@ -442,8 +442,9 @@ def launch_gtk4_widget_factory(argv, name, timeout=60.0, log_dir=None):
 # ---- geometry ----------------------------------------------------------------------------
 
 
-def x11_window_origin(pid, title):
-    """Screen origin of the process's top-level X window with this title (xdotool), or None."""
+def x11_window_rect(pid, title):
+    """Root rectangle (x, y, w, h) of the process's top-level X window with this title
+    (xdotool), or None."""
     import shutil
     if not shutil.which("xdotool"):
         return None
@@ -456,17 +457,20 @@ def x11_window_origin(pid, title):
                              capture_output=True, text=True, timeout=10).stdout
         vals = dict(line.split("=", 1) for line in geo.split() if "=" in line)
         if int(vals.get("WIDTH", 0)) > 1 and int(vals.get("HEIGHT", 0)) > 1:
-            best = (int(vals["X"]), int(vals["Y"]))
+            best = (int(vals["X"]), int(vals["Y"]), int(vals["WIDTH"]), int(vals["HEIGHT"]))
     return best
 
 
 def screen_extents(acc, window, pid):
     """pyatspi extents in true screen coordinates. GTK 4 reports DESKTOP_COORDS relative to
-    its own window (the frame itself at 0,0), so its window's X origin is added."""
+    its window's content box (the frame itself at 0,0), which sits centred in its X window
+    (5 px in on Debian 12's openbox, no _GTK_FRAME_EXTENTS there): that origin is added."""
     ext = obs.extents(acc)
     frame = obs.extents(window)
     if ext is None or frame is None or frame[:2] != (0, 0):
         return ext
-    origin = x11_window_origin(pid, window.name)
-    assert origin is not None, "cannot find the X window of pid %d" % pid
-    return (ext[0] + origin[0], ext[1] + origin[1], ext[2], ext[3])
+    x11 = x11_window_rect(pid, window.name)
+    assert x11 is not None, "cannot find the X window of pid %d" % pid
+    ox = x11[0] + (x11[2] - frame[2]) // 2
+    oy = x11[1] + (x11[3] - frame[3]) // 2
+    return (ext[0] + ox, ext[1] + oy, ext[2], ext[3])

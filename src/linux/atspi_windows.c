@@ -369,14 +369,17 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     return 0;
 }
 
-static bool name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
+/* Whether a bus name has an owner: 1 yes, 0 no, -1 unknown (the call did not come back, for
+ * instance because the deadline had already passed). */
+static int name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
 {
     sd_bus_message *reply = NULL;
-    int has = 0;
+    int has = -1;
     if (ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                            "org.freedesktop.DBus", "NameHasOwner", NULL, &reply, "s",
-                           name) >= 0)
-        sd_bus_message_read(reply, "b", &has);
+                           name) >= 0 &&
+        sd_bus_message_read(reply, "b", &has) < 0)
+        has = -1;
     sd_bus_message_unref(reply);
     return has;
 }
@@ -395,8 +398,9 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     int rc = -1;
     if (ad_atspi_probe_app(bus, wbus, deadline_us, &apps, err) < 0)
         goto done;
-    if (apps.count == 0 && name_has_owner(bus, wbus, deadline_us)) {
-        /* The process is on the bus but did not answer in time: unknown, not absent. */
+    if (apps.count == 0 && name_has_owner(bus, wbus, deadline_us) != 0) {
+        /* The process is on the bus (or that could not be asked in time) but did not answer:
+         * unknown, not absent. */
         ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
                                       "before the deadline", window_id);
         /* No flag named: several commands without --timeout-ms look windows up. */

@@ -14,10 +14,7 @@ int main(int argc, char **argv)
     ad_error err = AD_ERROR_INIT;
     int exit_code = 0;
     if (ad_cli_parse(argc, argv, &parsed, &err) < 0) {
-        const char *name = parsed.command ? parsed.command->name
-                           : parsed.command_name ? parsed.command_name
-                                                 : "agent-desktop";
-        json_t *env = ad_envelope_error(name, &err);
+        json_t *env = ad_cli_parse_error_envelope(&parsed, &err);
         ad_envelope_print(env);
         json_decref(env);
         exit_code = err.parse_error ? 2 : 1;

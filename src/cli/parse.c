@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dispatch.h"
+
 static int parse_fail(ad_error *err, const char *fmt, const char *a, const char *b)
 {
     ad_error_set(err, AD_INVALID_ARGS, fmt, a, b);
@@ -272,4 +274,12 @@ void ad_cli_parsed_clear(ad_cli_parsed *p)
     json_decref(p->args);
     json_decref(p->globals);
     memset(p, 0, sizeof(*p));
+}
+
+json_t *ad_cli_parse_error_envelope(const ad_cli_parsed *p, const ad_error *err)
+{
+    const char *name = p->command ? p->command->name
+                       : p->command_name ? p->command_name
+                                         : "agent-desktop";
+    return ad_envelope_error(name, err);
 }

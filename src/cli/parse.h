@@ -26,6 +26,9 @@ typedef struct {
  * command_name set when one was seen. ad_cli_parsed_clear releases the result either way. */
 int ad_cli_parse(int argc, char **argv, ad_cli_parsed *ret, ad_error *err);
 void ad_cli_parsed_clear(ad_cli_parsed *p);
+/* The envelope of a failed parse: its command is the one parsed, else the name as typed,
+ * else "agent-desktop". Returns a new reference; err is borrowed. */
+json_t *ad_cli_parse_error_envelope(const ad_cli_parsed *p, const ad_error *err);
 
 /* Converts one textual value per its spec into a JSON value (new reference), or fails with
  * INVALID_ARGS. Shared with the decoders of other front ends. */

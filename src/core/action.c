@@ -397,7 +397,8 @@ static int precheck_under_lease(ad_ctx *ctx, const ad_action_spec *spec, const a
     *ret_satisfied = already_satisfied(spec, r->node, &r->tree, text, want);
     if (*ret_satisfied || (spec->act == AD_ACT_SCROLL_TO && !spec->physical_only))
         return 0;
-    return ad_modal_block_check(ctx, &r->window, deadline, err);
+    /* Under the lease every other agent waits: a silent registry costs at most 1 s here. */
+    return ad_modal_block_check(ctx, &r->window, ad_deadline_within(deadline, 250, 1000), err);
 }
 
 int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
@@ -508,7 +509,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                    (double)res.y));
     if (spec->reports_surfaces)
         json_object_set_new(d, "surfaces",
-                            ad_surfaces_of_pid(ctx, r.window.pid, ad_deadline_after_ms(2000)));
+                            ad_surfaces_of_pid(ctx, r.window.pid,
+                                               ad_deadline_within(deadline, 250, 2000)));
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",

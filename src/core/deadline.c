@@ -19,3 +19,10 @@ int64_t ad_deadline_after_ms(int64_t ms)
 {
     return ad_deadline_add_ms(ad_now_us(), ms);
 }
+
+int64_t ad_deadline_within(int64_t deadline_us, int64_t floor_ms, int64_t cap_ms)
+{
+    int64_t now = ad_now_us();
+    int64_t lo = ad_deadline_add_ms(now, floor_ms), hi = ad_deadline_add_ms(now, cap_ms);
+    return deadline_us < lo ? lo : deadline_us > hi ? hi : deadline_us;
+}

@@ -14,4 +14,10 @@ int64_t ad_deadline_add_ms(int64_t base_us, int64_t ms);
 /* ad_now_us() + ms milliseconds, saturating at INT64_MAX. */
 int64_t ad_deadline_after_ms(int64_t ms);
 
+/* The deadline of a step that follows or checks the command's main work (the surfaces open
+ * after an action, the modal-dialog check): the command's own deadline_us, but no sooner than
+ * floor_ms from now (so the step still gets one try) and no later than cap_ms from now (so a
+ * silent part of the desktop cannot stretch the command past its budget twice). */
+int64_t ad_deadline_within(int64_t deadline_us, int64_t floor_ms, int64_t cap_ms);
+
 #endif

@@ -29,11 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ad_cli_parsed parsed;
     ad_error err = AD_ERROR_INIT;
     if (ad_cli_parse(argc, argv, &parsed, &err) < 0) {
-        /* As main.c names the envelope's command. */
-        const char *name = parsed.command ? parsed.command->name
-                           : parsed.command_name ? parsed.command_name
-                                                 : "agent-desktop";
-        json_t *env = ad_envelope_error(name, &err);
+        json_t *env = ad_cli_parse_error_envelope(&parsed, &err); /* as main.c prints it */
         fz_check_envelope(env);
         json_decref(env);
     } else if (parsed.action == AD_CLI_RUN) {

@@ -39,6 +39,20 @@ static void test_after_ms(void **state)
     assert_true(ad_deadline_after_ms(-1) >= before);
 }
 
+/* A follow-up step keeps the command's deadline, but gets at least the floor and at most the
+ * cap: a passed deadline still allows one try, a far one cannot stretch the step. */
+static void test_within(void **state)
+{
+    (void)state;
+    int64_t before = ad_now_us();
+    int64_t d = ad_deadline_within(before - 1000000, 250, 2000); /* already passed */
+    assert_true(d >= before + 250000 && d <= ad_now_us() + 250000);
+    d = ad_deadline_within(INT64_MAX, 250, 2000); /* far away: capped */
+    assert_true(d >= before + 2000000 && d <= ad_now_us() + 2000000);
+    int64_t mid = ad_deadline_after_ms(1000);
+    assert_true(ad_deadline_within(mid, 250, 2000) == mid); /* in between: its own */
+}
+
 /* A timeout-like flag: a duration in ms that becomes a deadline. */
 static bool timeout_like(const ad_arg_spec *s)
 {
@@ -140,6 +154,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_ms),
         cmocka_unit_test(test_after_ms),
+        cmocka_unit_test(test_within),
         cmocka_unit_test(test_every_timeout_flag_is_bounded),
         cmocka_unit_test(test_scroll_amount_fits_an_int),
         T(test_huge_snapshot_budget_is_refused_by_dispatch),

@@ -43,10 +43,7 @@ int ad_cmd_list_apps(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_erro
     json_object_set_new(d, "apps", rows);
     if (!apps.complete) {
         json_object_set_new(d, "complete", json_false());
-        json_t *sk = json_array();
-        for (size_t i = 0; i < apps.n_skipped; i++)
-            json_array_append_new(sk, json_string(apps.skipped[i]));
-        json_object_set_new(d, "skipped", sk);
+        json_object_set_new(d, "skipped", ad_app_skips_json(&apps));
     }
     ad_app_list_free(&apps);
     *ret_data = d;
@@ -84,10 +81,11 @@ int ad_cmd_list_windows(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
     ad_app_list_free(&apps);
     if (rc < 0)
         return -1;
+    /* A timeout is not an empty list; with rows, an app that did not answer costs only its
+     * own windows. */
     if (wins.count == 0 && wins.unanswered > 0) {
+        ad_windows_unanswered_error(&wins, app, err);
         ad_window_list_free(&wins);
-        ad_error_set(err, AD_TIMEOUT, "No app answered for its windows before the deadline");
-        ad_error_detail(err, "kind", json_string("deadline"));
         return -1;
     }
     json_t *rows = json_array();
@@ -103,9 +101,10 @@ int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
     const char *app = ad_arg_str(args, "app");
     int64_t deadline = ad_deadline_after_ms(5000);
     ad_window win = {0};
+    ad_app_list apps = {0};
+    json_t *surfaces = NULL;
     /* The app's process: any of its windows identifies it (window-owned surfaces). */
     if (app) {
-        ad_app_list apps = {0};
         if (ad_app_one_instance(ctx, app, deadline, &apps, err) < 0) {
             if (err->code == AD_AMBIGUOUS_TARGET) /* list-surfaces takes no --window-id */
                 ad_error_suggest(err, "Read one instance's overlays with snapshot --window-id "
@@ -114,12 +113,13 @@ int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
             return -1;
         }
         win.pid = apps.items[0].pid;
-        ad_app_list_free(&apps);
     } else if (ad_window_select(ctx, NULL, NULL, deadline, &win, err) < 0) {
         return -1;
     }
-    *ret_data = json_pack("{s:i, s:o}", "pid", win.pid, "surfaces",
-                          ad_surfaces_of_pid(ctx, win.pid, deadline));
+    int rc = ad_surfaces_of_app(ctx, app ? &apps : NULL, win.pid, deadline, &surfaces, err);
+    if (rc == 0)
+        *ret_data = json_pack("{s:i, s:o}", "pid", win.pid, "surfaces", surfaces);
+    ad_app_list_free(&apps);
     ad_window_clear(&win);
-    return 0;
+    return rc;
 }

@@ -224,8 +224,17 @@ static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error
     ad_read_limits lim = ad_read_limits_default(deadline);
     lim.all_bounds = true; /* context matches carry bounds */
     if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
-                        ad_arg_str(args, "window_id"), &lim, &s->surface, err) < 0)
+                        ad_arg_str(args, "window_id"), &lim, &s->surface, err) < 0) {
+        /* A lookup that ran out of time (the inventory, the window list) is find's own
+         * budget running out (observation.md), never an absence; a silent bus keeps its
+         * own kind. */
+        const char *kind =
+            err->details ? json_string_value(json_object_get(err->details, "kind")) : NULL;
+        if (err->code == AD_TIMEOUT && kind &&
+            (strcmp(kind, "inventory_incomplete") == 0 || strcmp(kind, "deadline") == 0))
+            ad_error_detail(err, "kind", json_string("locator_incomplete"));
         return -1;
+    }
     if (!s->surface.tree.complete)
         return incomplete(err, &s->surface.tree);
     s->idx = ad_identity_index_build(s->surface.tree.root);

@@ -137,33 +137,59 @@ static bool path_under(const json_t *path, const json_t *root_path)
     return true;
 }
 
+/* Whether the ref `key` lies in the region a re-drill of root_key replaces: under the root's
+ * path, or inside a drill (root_ref) of the root or of a ref in the region. Walks up the
+ * root_ref chain once and records the verdict of every ref on it in `decided`, so the whole
+ * refmap costs one visit per ref, whatever order it lists them in. */
+static bool in_region(const json_t *refs, json_t *decided, const char *key,
+                      const char *root_key, const json_t *root_path)
+{
+    json_t *chain = json_array();
+    const char *cur = key;
+    bool verdict = false;
+    for (;;) {
+        json_t *known = json_object_get(decided, cur);
+        if (known) {
+            verdict = json_is_true(known);
+            break;
+        }
+        const json_t *e = json_object_get(refs, cur);
+        if (!e || strcmp(cur, root_key) == 0)
+            break; /* the root survives; a missing parent ties nothing */
+        json_array_append_new(chain, json_string(cur));
+        const char *parent = json_string_value(json_object_get(e, "root_ref"));
+        if (path_under(json_object_get(e, "path"), root_path) ||
+            (parent && strcmp(parent, root_key) == 0)) {
+            verdict = true;
+            break;
+        }
+        if (!parent || json_array_size(chain) > json_object_size(refs))
+            break; /* no parent, or a root_ref cycle */
+        cur = parent;
+    }
+    size_t i;
+    json_t *k;
+    json_array_foreach(chain, i, k)
+        json_object_set_new(decided, json_string_value(k), json_boolean(verdict));
+    json_decref(chain);
+    return verdict;
+}
+
 /* Removes the refs a re-drill of root_key replaces: earlier drills of that root, refs under
  * the root's path (a snapshot holds one window), and refs of drills nested inside those. */
 static void remove_region(json_t *refs, const char *root_key, const json_t *root_entry)
 {
     const json_t *root_path = json_object_get(root_entry, "path");
-    bool changed = true;
-    json_t *gone = json_object();
-    json_object_set_new(gone, root_key, json_false()); /* the root survives */
-    while (changed) {
-        changed = false;
-        const char *key;
-        json_t *e;
-        void *tmp;
-        json_object_foreach_safe(refs, tmp, key, e) {
-            if (strcmp(key, root_key) == 0)
-                continue;
-            const char *parent = json_string_value(json_object_get(e, "root_ref"));
-            bool drop = (parent && json_object_get(gone, parent)) ||
-                        path_under(json_object_get(e, "path"), root_path);
-            if (drop) {
-                json_object_set_new(gone, key, json_true());
-                json_object_del(refs, key);
-                changed = true;
-            }
-        }
-    }
-    json_decref(gone);
+    json_t *decided = json_object();
+    const char *key;
+    json_t *e;
+    void *tmp;
+    json_object_foreach(refs, key, e)
+        in_region(refs, decided, key, root_key, root_path);
+    json_object_foreach_safe(refs, tmp, key, e)
+        if (json_is_true(json_object_get(decided, key)))
+            json_object_del(refs, key);
+    json_decref(decided);
 }
 
 static int deadline_error(ad_error *err, int64_t started, int64_t timeout_ms)
@@ -206,6 +232,12 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
         goto done;
     }
     free(pr.ref_nodes);
+    if (ad_now_us() > started + timeout_ms * 1000) {
+        /* The deadline passed while the refmap was reworked: nothing saved. */
+        json_decref(pr.tree);
+        deadline_error(err, started, timeout_ms);
+        goto done;
+    }
     json_object_set_new(r.refmap, "next_ref", json_integer((json_int_t)next_ref));
     if (ad_refstore_save(ctx, r.refmap, err) < 0) {
         json_decref(pr.tree);

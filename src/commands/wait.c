@@ -148,7 +148,7 @@ static json_t *unresolved_observation(const ad_error *e)
 }
 
 /* Arms change wake-ups on the app that owns the ref's window (any app if unknown). */
-static void arm_for_ref(ad_ctx *ctx, const char *ref)
+static void arm_for_ref(ad_ctx *ctx, const char *ref, int64_t read_deadline)
 {
     ad_resolved r = {0};
     ad_error e = AD_ERROR_INIT;
@@ -157,15 +157,15 @@ static void arm_for_ref(ad_ctx *ctx, const char *ref)
         wid = json_string_value(json_object_get(json_object_get(r.refmap, "source"),
                                                 "source_window_id"));
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, wid, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, wid, read_deadline);
     ad_resolved_clear(&r);
     ad_error_clear(&e);
 }
 
-static void arm_any(ad_ctx *ctx)
+static void arm_any(ad_ctx *ctx, int64_t read_deadline)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, read_deadline);
 }
 
 static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
@@ -182,12 +182,12 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
         return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL, *last_error = NULL;
-    arm_for_ref(ctx, ref);
+    arm_for_ref(ctx, ref, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_resolved r = {0};
         ad_error e = AD_ERROR_INIT;
         int rc = ad_resolve_load(ctx, ref, &r, &e);
-        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(), &e)) < 0) {
+        if (rc < 0 || (rc = ad_resolve_live(ctx, &r, ad_wait_read_deadline(started, deadline), &e)) < 0) {
             /* Refs that can never resolve fail now (an exited process never comes back);
              * the rest are "not yet". */
             bool final = e.code == AD_INVALID_ARGS || e.code == AD_SNAPSHOT_NOT_FOUND ||
@@ -250,15 +250,15 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
     const char *app = ad_arg_str(args, "app");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL;
-    arm_any(ctx);
+    arm_any(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_app_list apps = {0};
         ad_window_list wins = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = app ? ad_apps_matching(ctx, app, ad_wait_read_deadline(), &apps, &e) : 0;
+        int rc = app ? ad_apps_matching(ctx, app, ad_wait_read_deadline(started, deadline), &apps, &e) : 0;
         if (rc == 0)
             rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL,
-                                                 ad_wait_read_deadline(), &wins, &e);
+                                                 ad_wait_read_deadline(started, deadline), &wins, &e);
         if (rc == 0) {
             json_decref(last);
             last = json_pack("{s:I, s:[], s:b}", "count", (json_int_t)wins.count, "titles",
@@ -368,12 +368,12 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last_error = NULL;
     size_t last_count = 0;
-    arm_any(ctx);
+    arm_any(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_window win = {0};
         ad_tree tree = {0};
         ad_error e = AD_ERROR_INIT;
-        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, ad_wait_read_deadline(),
+        int rc = ad_window_select(ctx, ad_arg_str(args, "app"), NULL, ad_wait_read_deadline(started, deadline),
                                   &win, &e);
         if (rc < 0 && (e.code == AD_AMBIGUOUS_TARGET || e.code == AD_PLATFORM_NOT_SUPPORTED)) {
             ad_error_move(err, &e);
@@ -381,7 +381,7 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
             return -1;
         }
         if (rc == 0) {
-            ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+            ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
             rc = ctx->adapter->ops->read_window(ctx->adapter, win.id, &lim, &tree, &e);
         }
         if (rc == 0) {

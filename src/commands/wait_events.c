@@ -18,21 +18,21 @@ static void nap(ad_ctx *ctx, int64_t deadline)
     ad_wait_next_poll(ctx, POLL_MS, deadline);
 }
 
-static void arm(ad_ctx *ctx)
+static void arm(ad_ctx *ctx, int64_t read_deadline)
 {
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, ad_wait_read_deadline());
+        ctx->adapter->ops->watch_changes(ctx->adapter, NULL, read_deadline);
 }
 
 int ad_wait_menu(ad_ctx *ctx, const json_t *args, bool closed, int64_t started,
                  int64_t timeout_ms, json_t **ret, ad_error *err)
 {
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
-    arm(ctx);
+    arm(ctx, ad_wait_read_deadline(started, deadline));
     for (;;) {
         ad_surface s = {0};
         ad_error e = AD_ERROR_INIT;
-        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         int rc = ad_surface_read(ctx, "menu", ad_arg_str(args, "app"), NULL, &lim, &s, &e);
         bool open = rc == 0;
         /* Closed only on a complete lookup that found no menu. */
@@ -201,12 +201,14 @@ static json_t *diff(const char *kind, const json_t *args, const char *app, int p
     return NULL;
 }
 
-/* The one process --app names now into *ret_pid, or 0 when none does (or the inventory was
- * cut). Several running instances are AMBIGUOUS_TARGET (-1): the event would otherwise be
- * watched on whichever was listed first. app-launched watches for a new process, so the
- * ones already running are only its baseline. */
+/* The one process --app names now into *ret_pid, or 0 when none does in a complete inventory.
+ * Several running instances are AMBIGUOUS_TARGET (-1): the event would otherwise be watched
+ * on whichever was listed first. With `strict`, a lookup that could not tell (an app that did
+ * not answer is not an app that is gone) fails too (-1, err filled); without, it leaves 0
+ * for the next poll. app-launched watches for a new process, so the ones already running are
+ * only its baseline. */
 static int resolve_pid(ad_ctx *ctx, const char *kind, const char *app, int64_t deadline,
-                       int *ret_pid, ad_error *err)
+                       bool strict, int *ret_pid, ad_error *err)
 {
     ad_app_list l = {0};
     ad_error e = AD_ERROR_INIT;
@@ -218,7 +220,8 @@ static int resolve_pid(ad_ctx *ctx, const char *kind, const char *app, int64_t d
     if (rc == 0 && l.count >= 1)
         *ret_pid = l.items[0].pid;
     ad_app_list_free(&l);
-    if (rc < 0 && e.code == AD_AMBIGUOUS_TARGET) {
+    if (app && rc < 0 &&
+        (e.code == AD_AMBIGUOUS_TARGET || (strict && e.code != AD_APP_NOT_FOUND))) {
         ad_error_move(err, &e);
         return -1;
     }
@@ -230,13 +233,13 @@ static int resolve_pid(ad_ctx *ctx, const char *kind, const char *app, int64_t d
  * can never match, so the wait refuses it (WINDOW_NOT_FOUND window_not_of_app) instead of
  * timing out. A window not there yet may still open, so its absence is no refusal. */
 static bool window_of_another_app(ad_ctx *ctx, const char *app, const char *window_id,
-                                  ad_error *err)
+                                  int64_t deadline, ad_error *err)
 {
     if (!app || !window_id)
         return false;
     ad_window w = {0};
     ad_error e = AD_ERROR_INIT;
-    int rc = ad_window_by_id(ctx, app, window_id, ad_wait_read_deadline(), &w, &e);
+    int rc = ad_window_by_id(ctx, app, window_id, deadline, &w, &e);
     ad_window_clear(&w);
     const char *kind = json_string_value(e.details ? json_object_get(e.details, "kind") : NULL);
     bool refused = rc < 0 && kind && strcmp(kind, "window_not_of_app") == 0;
@@ -260,8 +263,10 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
     if (surface && !app)
         return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
     int pid = 0;
-    if (resolve_pid(ctx, kind, app, ad_wait_read_deadline(), &pid, err) < 0 ||
-        window_of_another_app(ctx, app, ad_arg_str(args, "window_id"), err))
+    if (resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), true, &pid,
+                    err) < 0 ||
+        window_of_another_app(ctx, app, ad_arg_str(args, "window_id"),
+                              ad_wait_read_deadline(started, deadline), err))
         return -1;
     if (app && !pid) {
         if (strcmp(kind, "focus-changed") == 0) {
@@ -277,18 +282,19 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
         }
     }
     observation base;
-    arm(ctx);
-    observe(ctx, kind, pid, ad_wait_read_deadline(), &base);
+    arm(ctx, ad_wait_read_deadline(started, deadline));
+    observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &base);
     for (;;) {
         nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
                             strcmp(kind, "surface-appeared") == 0) &&
-            resolve_pid(ctx, kind, app, ad_wait_read_deadline(), &pid, err) < 0) {
+            resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), false, &pid,
+                        err) < 0) {
             observation_clear(&base); /* racing a launch: two processes came up */
             return -1;
         }
         observation now;
-        observe(ctx, kind, pid, ad_wait_read_deadline(), &now);
+        observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &now);
         json_t *ev = diff(kind, args, app, pid, &base, &now);
         observation_clear(&now);
         if (ev) {

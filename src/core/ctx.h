@@ -39,9 +39,12 @@ int64_t ad_wall_ms(void);
  * can watch for it) or poll_ms passes, never past deadline_us. */
 void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
 
-/* The deadline of one read inside a wait loop: a read gets its own budget (2 s), so the
- * wait's timeout bounds the polling, not a single read (--timeout 0 still reads once). */
-int64_t ad_wait_read_deadline(void);
+/* The deadline of one read inside a wait loop that started at started_us and ends at
+ * wait_deadline_us: 2 s, but never past the wait's own deadline once the wait has run 2 s, so
+ * a stalled read cannot stretch a long wait; a shorter wait keeps its reads' 2 s, so a slow
+ * read still observes once (--timeout 0 still reads once). An app that does not answer costs
+ * its own answer budget (1 s, AD_ATSPI_APP_ANSWER_BUDGET_US), not the read's. */
+int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us);
 
 /* Logs to stderr only with --verbose. */
 void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -52,9 +52,12 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
     }
 }
 
-int64_t ad_wait_read_deadline(void)
+int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us)
 {
-    return ad_deadline_after_ms(2000);
+    int64_t d = ad_deadline_after_ms(2000), end = ad_deadline_add_ms(started_us, 2000);
+    if (wait_deadline_us > end)
+        end = wait_deadline_us;
+    return d < end ? d : end;
 }
 
 void ad_log(const ad_ctx *ctx, const char *fmt, ...)

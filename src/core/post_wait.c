@@ -120,8 +120,8 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
     for (;;) {
         ad_tree t = {0};
         ad_error e = AD_ERROR_INIT;
-        /* Each read has its own budget, so --wait-timeout 0 still checks once. */
-        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+        /* Each read ends with the wait (--wait-timeout 0 still checks once: ctx.h). */
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         bool window_gone = false;
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &e) == 0) {
@@ -207,7 +207,7 @@ void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
     char *instance = NULL;
     ad_window w = {0};
     if (ctx->adapter->ops->window_lookup(ctx->adapter, ctx->observed_window_id,
-                                         ad_wait_read_deadline(), &w, &ignored) == 0) {
+                                         ad_wait_read_deadline(started, deadline), &w, &ignored) == 0) {
         pid = w.pid;
         instance = w.process_instance ? strdup(w.process_instance) : NULL;
     }
@@ -219,7 +219,7 @@ void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
             break;
         }
         ad_tree t = {0};
-        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline());
+        ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &ignored) == 0) {
             size_t n = ad_selector_count(&sel, t.root);

@@ -233,18 +233,14 @@ static json_t *menu_entry(const ad_window *w, const ad_node *menu)
     return m;
 }
 
-json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
+/* The surfaces of pid among windows already listed (new reference). */
+static json_t *surfaces_in(ad_ctx *ctx, const ad_window_list *wins, int pid, int64_t deadline_us)
 {
-    ad_window_list wins = {0};
     ad_error ignored = AD_ERROR_INIT;
     json_t *list = json_array();
     ad_popup_hosts hosts = {0};
-    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline_us, &wins, &ignored) < 0) {
-        ad_error_clear(&ignored);
-        return list;
-    }
-    for (size_t i = 0; i < wins.count; i++) {
-        const ad_window *w = &wins.items[i];
+    for (size_t i = 0; i < wins->count; i++) {
+        const ad_window *w = &wins->items[i];
         if (w->pid != pid)
             continue;
         const char *type = window_is(w, "sheet") ? "sheet"
@@ -267,7 +263,41 @@ json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
         ad_tree_clear(&t);
         ad_error_clear(&ignored);
     }
-    ad_window_list_free(&wins);
     ad_popup_hosts_fold(&hosts, list);
+    return list;
+}
+
+int ad_surfaces_of_app(ad_ctx *ctx, const ad_app_list *apps, int pid, int64_t deadline_us,
+                       json_t **ret, ad_error *err)
+{
+    ad_window_list wins = {0};
+    if (ctx->adapter->ops->list_windows(ctx->adapter, apps, deadline_us, &wins, err) < 0)
+        return -1;
+    bool of_pid = false;
+    for (size_t i = 0; i < wins.count; i++)
+        of_pid |= wins.items[i].pid == pid;
+    /* Windows that were not read are unknown, never an empty list: with the app's own list,
+     * any of them; with every app's, when none of the pid's came back. */
+    if (wins.unanswered > 0 && (apps || !of_pid)) {
+        ad_windows_unanswered_error(&wins, NULL, err);
+        ad_window_list_free(&wins);
+        return -1;
+    }
+    *ret = surfaces_in(ctx, &wins, pid, deadline_us);
+    ad_window_list_free(&wins);
+    return 0;
+}
+
+json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
+{
+    ad_window_list wins = {0};
+    ad_error ignored = AD_ERROR_INIT;
+    json_t *list;
+    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline_us, &wins, &ignored) < 0)
+        list = json_array();
+    else
+        list = surfaces_in(ctx, &wins, pid, deadline_us);
+    ad_error_clear(&ignored);
+    ad_window_list_free(&wins);
     return list;
 }

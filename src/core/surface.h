@@ -50,5 +50,10 @@ size_t ad_surface_item_count(const ad_node *menu);
  * entry per window (type window, sheet or alert) and per open menu (with item_count). A
  * window whose read failed carries "unclassified": ["menu"]. New reference. */
 json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us);
+/* The same for list-surfaces, which must not call an unread list empty: the windows of apps
+ * (NULL: every app) are listed, and when the pid's windows could not be read it fails with
+ * APP_UNRESPONSIVE or TIMEOUT (ad_windows_unanswered_error). *ret is the caller's. */
+int ad_surfaces_of_app(ad_ctx *ctx, const ad_app_list *apps, int pid, int64_t deadline_us,
+                       json_t **ret, ad_error *err);
 
 #endif

@@ -13,6 +13,54 @@ static bool app_matches(const ad_app *a, const char *want)
            (a->desktop_name && strcasecmp(a->desktop_name, want) == 0);
 }
 
+json_t *ad_app_skips_json(const ad_app_list *apps)
+{
+    json_t *sk = json_array();
+    for (size_t i = 0; i < apps->n_skipped; i++) {
+        const ad_app_skip *s = &apps->skipped[i];
+        json_t *o = json_pack("{s:s, s:s}", "handle", s->handle ? s->handle : "", "reason",
+                              s->reason);
+        if (s->pid > 0)
+            json_object_set_new(o, "pid", json_integer(s->pid));
+        if (s->executable)
+            json_object_set_new(o, "executable", json_string(s->executable));
+        json_array_append_new(sk, o);
+    }
+    return sk;
+}
+
+/* The skipped app whose executable is named `want`, preferring one that is unresponsive (the
+ * name of an app that did not answer is unknown; its executable is the one clue). */
+static const ad_app_skip *skipped_named(const ad_app_list *all, const char *want)
+{
+    const ad_app_skip *found = NULL;
+    for (size_t i = 0; i < all->n_skipped; i++) {
+        const ad_app_skip *s = &all->skipped[i];
+        if (s->executable && strcasecmp(s->executable, want) == 0 &&
+            (!found || strcmp(s->reason, "unresponsive") == 0))
+            found = s;
+    }
+    return found;
+}
+
+/* No app answered as `app` and the inventory is incomplete: the app is unknown, not absent. */
+static int lookup_incomplete(const ad_app_list *all, const char *app, ad_error *err)
+{
+    const ad_app_skip *s = skipped_named(all, app);
+    if (s && strcmp(s->reason, "unresponsive") == 0) {
+        ad_error_set(err, AD_APP_UNRESPONSIVE, "'%s' (pid %d) did not answer", app, s->pid);
+        ad_error_suggest(err, "The application may be stopped or busy; retry after a moment");
+        ad_error_detail(err, "kind", json_string("app_unresponsive"));
+        ad_error_detail(err, "pid", json_integer(s->pid));
+    } else {
+        ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
+        ad_error_suggest(err, "Retry with a larger --timeout-ms");
+        ad_error_detail(err, "kind", json_string("inventory_incomplete"));
+    }
+    ad_error_detail(err, "skipped", ad_app_skips_json(all));
+    return -1;
+}
+
 int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
                      ad_error *err)
 {
@@ -20,26 +68,44 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
     if (ctx->adapter->ops->list_apps(ctx->adapter, deadline_us, &all, err) < 0)
         return -1;
     memset(ret, 0, sizeof(*ret));
+    /* Only the matches travel on: another app that did not answer is no part of this one's
+     * answer (it never blocks --app), so ret->complete says whether the match is whole. */
     ret->complete = all.complete;
     ret->items = calloc(all.count ? all.count : 1, sizeof(ad_app));
     for (size_t i = 0; ret->items && i < all.count; i++)
         if (app_matches(&all.items[i], app))
             ad_app_copy(&ret->items[ret->count++], &all.items[i]);
-    bool complete = all.complete;
-    ad_app_list_free(&all);
+    int rc = 0;
     if (ret->count == 0) {
         ad_app_list_free(ret);
-        if (!complete) {
-            ad_error_set(err, AD_TIMEOUT, "The app inventory did not finish before the deadline");
-            ad_error_detail(err, "kind", json_string("inventory_incomplete"));
-            return -1;
+        if (!all.complete) {
+            rc = lookup_incomplete(&all, app, err);
+        } else {
+            ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
+            /* launch is not in this build: the user starts the app. */
+            ad_error_suggest(err, "Check the name with list-apps, or start the app and retry");
+            rc = -1;
         }
-        ad_error_set(err, AD_APP_NOT_FOUND, "No running application matches '%s'", app);
-        /* launch is not in this build: the user starts the app. */
-        ad_error_suggest(err, "Check the name with list-apps, or start the app and retry");
-        return -1;
     }
-    return 0;
+    ad_app_list_free(&all);
+    return rc;
+}
+
+int ad_windows_unanswered_error(const ad_window_list *wins, const char *app, ad_error *err)
+{
+    const char *who = app ? app : "An application";
+    if (wins->unresponsive > 0) {
+        ad_error_set(err, AD_APP_UNRESPONSIVE, "%s%s%s did not answer for its windows",
+                     app ? "'" : "", who, app ? "'" : "");
+        ad_error_suggest(err, "The application may be stopped or busy; retry after a moment");
+        ad_error_detail(err, "kind", json_string("app_unresponsive"));
+    } else {
+        ad_error_set(err, AD_TIMEOUT, "%s%s%s did not list its windows before the deadline",
+                     app ? "'" : "", who, app ? "'" : "");
+        ad_error_suggest(err, "Retry with a larger --timeout-ms");
+        ad_error_detail(err, "kind", json_string("deadline"));
+    }
+    return -1;
 }
 
 static bool narrow_pass(const ad_window *w, int step)
@@ -237,8 +303,7 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
         return -1;
     if (wins.count == 0) {
         if (wins.unanswered) {
-            ad_error_set(err, AD_TIMEOUT, "'%s' did not answer before the deadline", app);
-            ad_error_detail(err, "kind", json_string("deadline"));
+            ad_windows_unanswered_error(&wins, app, err);
         } else {
             ad_error_set(err, AD_WINDOW_NOT_FOUND, "'%s' has no window", app);
             ad_error_suggest(err, "Run list-windows --app %s, or wait --window", app);

@@ -8,9 +8,21 @@
 #include "core/ctx.h"
 
 /* Finds the apps matching --app (exact, case-insensitive, on the app name, its desktop entry
- * Name or its desktop id). APP_NOT_FOUND when none. ret is the caller's. */
+ * Name or its desktop id). APP_NOT_FOUND only when none matches in a complete inventory; when
+ * an app was not read, APP_UNRESPONSIVE if it is this one (its executable has the name and it
+ * stayed silent past its own budget), else TIMEOUT (kind "inventory_incomplete"). Another
+ * app that does not answer never fails a match. ret is the caller's. */
 int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_list *ret,
                      ad_error *err);
+
+/* The `skipped` array of an incomplete app inventory: one object per app that was not read,
+ * with `handle`, `reason` and, when known, `pid` and `executable` (new reference). */
+json_t *ad_app_skips_json(const ad_app_list *apps);
+
+/* The error for windows that could not be read (wins->unanswered > 0 and nothing to show):
+ * APP_UNRESPONSIVE when an app stayed silent past its own budget, else TIMEOUT. app may be
+ * NULL. Returns -1. */
+int ad_windows_unanswered_error(const ad_window_list *wins, const char *app, ad_error *err);
 
 /* The apps --app names when they are all one running instance (one process, possibly
  * registered more than once); caller frees *ret. Several instances (distinct processes) fail

@@ -50,28 +50,40 @@ int ad_atspi_window_id_parse(const char *id, char **ret_bus, char **ret_path)
 
 /* ---- apps ------------------------------------------------------------------------------- */
 
+/* One app's answers. A row is only what was read: `replies` counts the app's own replies
+ * (Name, ChildCount; a D-Bus error from the app is an answer, the pipe's own errors are not),
+ * and the pid comes from the bus daemon. */
 typedef struct {
     ad_app *app;
     long child_count;
-    int answered;
+    int replies;
+    bool unanswering; /* the pipe gave up on the app after its answer budget */
 } app_probe;
+
+/* Counts a reply from the app itself; false when none came (cancelled or unanswered). */
+static bool app_replied(app_probe *p, const sd_bus_error *e)
+{
+    if (ad_pipe_no_reply(e)) {
+        p->unanswering |= ad_pipe_unanswered(e);
+        return false;
+    }
+    p->replies++;
+    return true;
+}
 
 static void on_app_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_probe *p = ud;
     const char *s;
-    if (m && sd_bus_message_read(m, "v", "s", &s) >= 0)
+    if (app_replied(p, e) && m && sd_bus_message_read(m, "v", "s", &s) >= 0)
         p->app->name = strdup(s);
-    p->answered++;
 }
 
 static void on_app_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_probe *p = ud;
     int32_t i;
-    if (m && sd_bus_message_read(m, "v", "i", &i) >= 0)
+    if (app_replied(p, e) && m && sd_bus_message_read(m, "v", "i", &i) >= 0)
         p->child_count = i;
 }
 
@@ -82,14 +94,13 @@ static void on_app_pid(sd_bus_message *m, const sd_bus_error *e, void *ud)
     uint32_t pid;
     if (m && sd_bus_message_read(m, "u", &pid) >= 0)
         p->app->pid = (int)pid;
-    p->answered++;
 }
 
 /* Fills the process identity and the desktop entry once name and pid are known. */
 static void finish_app(ad_app *a, long child_count, bool desktop_entries)
 {
-    a->process_instance = a->pid > 0 ? ad_proc_instance(a->pid) : NULL;
-    char *exe = a->pid > 0 ? ad_proc_exe_name(a->pid) : NULL;
+    a->process_instance = ad_proc_instance(a->pid);
+    char *exe = ad_proc_exe_name(a->pid);
     if (!a->name || !*a->name) {
         free(a->name);
         /* A file name is bytes, not UTF-8: escaped so it can enter JSON (core/utf8.h). */
@@ -106,6 +117,26 @@ static void finish_app(ad_app *a, long child_count, bool desktop_entries)
     free(exe);
 }
 
+/* Records an app that was not read: its handle (taken), its pid when the bus daemon gave it,
+ * and why. */
+static void add_skipped(ad_app_list *l, ad_app *a, const app_probe *p)
+{
+    ad_app_skip *s = realloc(l->skipped, (l->n_skipped + 1) * sizeof(*s));
+    l->complete = false;
+    if (!s) {
+        ad_app_clear(a);
+        return;
+    }
+    l->skipped = s;
+    s[l->n_skipped++] = (ad_app_skip){
+        .handle = a->handle,
+        .pid = a->pid,
+        .executable = a->pid > 0 ? ad_proc_exe_name(a->pid) : NULL,
+        .reason = p->unanswering ? "unresponsive" : "deadline",
+    };
+    a->handle = NULL;
+    ad_app_clear(a);
+}
 static int registry_children(sd_bus *bus, int64_t deadline_us, char ***ret, size_t *n,
                              ad_error *err)
 {
@@ -148,6 +179,8 @@ static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
     ret->items = calloc(n ? n : 1, sizeof(ad_app));
     app_probe *probes = calloc(n ? n : 1, sizeof(*probes));
     ad_pipe *pipe = ad_pipe_new(bus, 16);
+    if (pipe)
+        ad_pipe_set_answer_budget(pipe, AD_ATSPI_APP_ANSWER_BUDGET_US);
     ad_app *tmp = calloc(n ? n : 1, sizeof(ad_app));
     if (!ret->items || !probes || !pipe || !tmp) {
         free(probes);
@@ -178,14 +211,9 @@ static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
     ad_pipe_free(pipe);
     ret->complete = true;
     for (size_t i = 0; i < n; i++) {
-        if (probes[i].answered < 2) {
-            ret->complete = false;
-            char **s = realloc(ret->skipped, (ret->n_skipped + 1) * sizeof(*s));
-            if (s) {
-                ret->skipped = s;
-                s[ret->n_skipped++] = strdup(names[i]);
-            }
-            ad_app_clear(&tmp[i]);
+        /* Both of the app's replies and its pid: anything less is not a row. */
+        if (probes[i].replies < 2 || tmp[i].pid <= 0) {
+            add_skipped(ret, &tmp[i], &probes[i]);
             continue;
         }
         finish_app(&tmp[i], probes[i].child_count, desktop_entries);

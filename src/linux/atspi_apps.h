@@ -9,6 +9,14 @@
 #include "linux/dbus_pipe.h"
 #include "platform/adapter.h"
 
+/* How long one app may stay silent before it costs only its own entry (skipped as
+ * "unresponsive", ad_pipe_set_answer_budget). A healthy app answers a property Get in
+ * milliseconds, a loaded one in a few hundred; a stopped one never does, and must not hold up
+ * the others' answers. */
+#define AD_ATSPI_APP_ANSWER_BUDGET_US (1000 * 1000)
+
+/* Every app on the registry, asked in parallel, each within its own answer budget. An app
+ * that does not answer is in ret->skipped (complete false), never a row. */
 int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err);
 /* One app by bus name (no desktop entry lookup); an app that does not answer is skipped. */
 int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,

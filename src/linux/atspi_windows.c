@@ -41,7 +41,9 @@ struct app_ctx {
     const ad_app *app;
     int pid;
     char *instance, *name;
-    bool answered; /* the child count came back */
+    bool answered;    /* the child count came back */
+    int32_t children_asked, children_answered; /* GetChildAtIndex calls and their replies */
+    bool unanswering; /* the app stayed silent past its answer budget */
     char *toolkit, *toolkit_version; /* Application properties, read with the child count */
     win_probe *wins;
 };
@@ -55,10 +57,11 @@ static bool window_role(uint32_t role)
            role == 23 || role == 69;
 }
 
-/* The pipe cancels what is left at the deadline: that is no answer, not a refusal. */
+/* The pipe cancels what is left at the deadline, and what an app left unanswered past its
+ * answer budget: that is no answer, not a refusal. */
 static bool cancelled(const sd_bus_error *e)
 {
-    return e && e->name && strcmp(e->name, "org.agentdesktop.Cancelled") == 0;
+    return ad_pipe_no_reply(e);
 }
 
 static void on_role(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -153,23 +156,29 @@ static void probe_window(app_ctx *a, const char *bus, const char *path)
 
 static void on_child(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_ctx *a = ud;
     const char *bus, *path;
+    /* A D-Bus error (the child went away) is an answer; the pipe's own errors are not. */
+    if (ad_pipe_no_reply(e)) {
+        a->unanswering |= ad_pipe_unanswered(e);
+        return;
+    }
+    a->children_answered++;
     if (m && sd_bus_message_read(m, "(so)", &bus, &path) >= 0)
         probe_window(a, bus, path);
 }
 
 static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
-    (void)e;
     app_ctx *a = ud;
     int32_t n;
+    a->unanswering |= ad_pipe_unanswered(e);
     if (!m || sd_bus_message_read(m, "v", "i", &n) < 0)
         return;
     a->answered = true;
     for (int32_t i = 0; i < n && i < 256; i++) {
         ad_pipe_args idx = {.sig = "i", .i = {i}};
+        a->children_asked++;
         ad_pipe_call(a->pipe, a->app->handle, ATSPI_ROOT_PATH, ATSPI_IFACE_ACCESSIBLE,
                      "GetChildAtIndex", &idx, on_child, a);
     }
@@ -291,6 +300,10 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             return -1;
         apps = &all;
     }
+    /* The apps the inventory could not read: their windows are unknown, never absent. */
+    ret->unanswered = apps->n_skipped;
+    for (size_t i = 0; i < apps->n_skipped; i++)
+        ret->unresponsive += strcmp(apps->skipped[i].reason, "unresponsive") == 0;
     ad_pipe *pipe = ad_pipe_new(bus, 16);
     app_ctx *ctxs = calloc(apps->count ? apps->count : 1, sizeof(*ctxs));
     if (!pipe || !ctxs) {
@@ -299,6 +312,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         ad_app_list_free(&all);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
+    ad_pipe_set_answer_budget(pipe, AD_ATSPI_APP_ANSWER_BUDGET_US);
     for (size_t i = 0; i < apps->count; i++) {
         ctxs[i] = (app_ctx){.pipe = pipe, .app = &apps->items[i]};
         ad_pipe_args cc = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "ChildCount"}};
@@ -314,8 +328,11 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     ad_x11_clients clients = {0};
     int clients_read = 0; /* 0 not yet, 1 read, -1 no X */
     for (size_t i = 0; i < apps->count; i++) {
-        if (!ctxs[i].answered)
+        /* The child count, or a child it promised, did not come back: unknown windows. */
+        if (!ctxs[i].answered || ctxs[i].children_answered < ctxs[i].children_asked) {
             ret->unanswered++;
+            ret->unresponsive += ctxs[i].unanswering;
+        }
         /* Probes were pushed in reverse; emit windows in child order. */
         win_probe *rev = NULL;
         for (win_probe *w = ctxs[i].wins; w;) {
@@ -352,14 +369,17 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     return 0;
 }
 
-static bool name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
+/* Whether a bus name has an owner: 1 yes, 0 no, -1 unknown (the call did not come back, for
+ * instance because the deadline had already passed). */
+static int name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
 {
     sd_bus_message *reply = NULL;
-    int has = 0;
+    int has = -1;
     if (ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                            "org.freedesktop.DBus", "NameHasOwner", NULL, &reply, "s",
-                           name) >= 0)
-        sd_bus_message_read(reply, "b", &has);
+                           name) >= 0 &&
+        sd_bus_message_read(reply, "b", &has) < 0)
+        has = -1;
     sd_bus_message_unref(reply);
     return has;
 }
@@ -378,8 +398,9 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     int rc = -1;
     if (ad_atspi_probe_app(bus, wbus, deadline_us, &apps, err) < 0)
         goto done;
-    if (apps.count == 0 && name_has_owner(bus, wbus, deadline_us)) {
-        /* The process is on the bus but did not answer in time: unknown, not absent. */
+    if (apps.count == 0 && name_has_owner(bus, wbus, deadline_us) != 0) {
+        /* The process is on the bus (or that could not be asked in time) but did not answer:
+         * unknown, not absent. */
         ad_error_set(err, AD_TIMEOUT, "The application owning window '%s' did not answer "
                                       "before the deadline", window_id);
         /* No flag named: several commands without --timeout-ms look windows up. */

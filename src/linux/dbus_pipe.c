@@ -17,7 +17,16 @@ typedef struct call {
     ad_pipe_fn fn;
     void *userdata;
     sd_bus_slot *slot;
+    size_t dest_ix; /* into ad_pipe.dests, when the answer budget is on */
 } call;
+
+/* What the answer budget knows about one destination. */
+typedef struct {
+    char *name;
+    unsigned in_flight;
+    int64_t silent_since_us; /* the last reply, or the first send after an idle time */
+    bool unanswering;        /* silent past the budget: every call to it fails at once */
+} dest_state;
 
 struct ad_pipe {
     sd_bus *bus;
@@ -27,7 +36,52 @@ struct ad_pipe {
     size_t n_sent, cap_sent;
     bool failed;
     bool peer; /* a peer-to-peer connection: no destination header */
+    int64_t answer_budget_us; /* 0: off */
+    dest_state *dests;
+    size_t n_dests;
 };
+
+static const sd_bus_error unanswered_error =
+    SD_BUS_ERROR_MAKE_CONST(AD_PIPE_ERROR_UNANSWERED, "no answer within the answer budget");
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void ad_pipe_set_answer_budget(ad_pipe *p, int64_t budget_us)
+{
+    p->answer_budget_us = budget_us > 0 ? budget_us : 0;
+}
+
+bool ad_pipe_unanswered(const sd_bus_error *e)
+{
+    return e && e->name && strcmp(e->name, AD_PIPE_ERROR_UNANSWERED) == 0;
+}
+
+bool ad_pipe_no_reply(const sd_bus_error *e)
+{
+    return ad_pipe_unanswered(e) ||
+           (e && e->name && strcmp(e->name, AD_PIPE_ERROR_CANCELLED) == 0);
+}
+
+/* The index of dest's record, added on first use; (size_t)-1 when out of memory. */
+static size_t dest_index(ad_pipe *p, const char *dest)
+{
+    for (size_t i = 0; i < p->n_dests; i++)
+        if (strcmp(p->dests[i].name, dest) == 0)
+            return i;
+    dest_state *d = realloc(p->dests, (p->n_dests + 1) * sizeof(*d));
+    if (!d)
+        return (size_t)-1;
+    p->dests = d;
+    d[p->n_dests] = (dest_state){.name = strdup(dest)};
+    if (!d[p->n_dests].name)
+        return (size_t)-1;
+    return p->n_dests++;
+}
 
 void ad_pipe_set_peer(ad_pipe *p, bool peer)
 {
@@ -71,6 +125,10 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
     ad_pipe *p = c->pipe;
     p->in_flight--;
     forget_sent(p, c);
+    if (c->dest_ix != (size_t)-1) {
+        p->dests[c->dest_ix].in_flight--;
+        p->dests[c->dest_ix].silent_since_us = now_us();
+    }
     const sd_bus_error *e = sd_bus_message_get_error(m);
     c->fn(e ? NULL : m, e, c->userdata);
     sd_bus_slot_unref(c->slot);
@@ -80,6 +138,12 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 
 static int send_one(ad_pipe *p, call *c)
 {
+    c->dest_ix = p->answer_budget_us > 0 ? dest_index(p, c->dest) : (size_t)-1;
+    if (c->dest_ix != (size_t)-1 && p->dests[c->dest_ix].unanswering) {
+        c->fn(NULL, &unanswered_error, c->userdata);
+        call_free(c);
+        return 0;
+    }
     sd_bus_message *m = NULL;
     int r = sd_bus_message_new_method_call(p->bus, &m, p->peer ? NULL : c->dest, c->path,
                                            c->iface, c->member);
@@ -118,7 +182,82 @@ static int send_one(ad_pipe *p, call *c)
     if (p->n_sent < p->cap_sent)
         p->sent[p->n_sent++] = c;
     p->in_flight++;
+    if (c->dest_ix != (size_t)-1) {
+        dest_state *d = &p->dests[c->dest_ix];
+        if (d->in_flight++ == 0)
+            d->silent_since_us = now_us();
+    }
     return 0;
+}
+
+/* Marks the destinations silent past the budget as unanswering and completes their calls,
+ * in flight and queued, with AD_PIPE_ERROR_UNANSWERED. Callbacks may queue more calls: those
+ * to an unanswering destination fail the same way when they are sent. Returns whether any
+ * call completed. */
+static bool expire_unanswering(ad_pipe *p)
+{
+    if (p->answer_budget_us <= 0)
+        return false;
+    int64_t now = now_us();
+    bool any = false;
+    for (size_t i = 0; i < p->n_dests; i++) {
+        dest_state *d = &p->dests[i];
+        if (!d->unanswering && d->in_flight > 0 &&
+            now - d->silent_since_us >= p->answer_budget_us) {
+            d->unanswering = true;
+            any = true;
+        }
+    }
+    if (!any)
+        return false;
+    /* Queued calls first, detached before any callback runs. */
+    call *doomed = NULL, **link = &p->head;
+    p->tail = NULL;
+    while (*link) {
+        call *c = *link;
+        size_t ix = dest_index(p, c->dest);
+        if (ix != (size_t)-1 && p->dests[ix].unanswering) {
+            *link = c->next;
+            c->next = doomed;
+            doomed = c;
+            p->queued--;
+        } else {
+            p->tail = c;
+            link = &c->next;
+        }
+    }
+    for (size_t k = 0; k < p->n_sent;) {
+        call *c = p->sent[k];
+        if (c->dest_ix == (size_t)-1 || !p->dests[c->dest_ix].unanswering) {
+            k++;
+            continue;
+        }
+        p->sent[k] = p->sent[--p->n_sent];
+        p->in_flight--;
+        p->dests[c->dest_ix].in_flight--;
+        c->slot = sd_bus_slot_unref(c->slot);
+        c->next = doomed;
+        doomed = c;
+    }
+    while (doomed) {
+        call *c = doomed;
+        doomed = c->next;
+        c->fn(NULL, &unanswered_error, c->userdata);
+        call_free(c);
+    }
+    return true;
+}
+
+/* The earliest time a destination can go past its budget, or `deadline_us`. */
+static int64_t next_wake(const ad_pipe *p, int64_t deadline_us)
+{
+    int64_t t = deadline_us;
+    for (size_t i = 0; p->answer_budget_us > 0 && i < p->n_dests; i++) {
+        const dest_state *d = &p->dests[i];
+        if (!d->unanswering && d->in_flight > 0 && d->silent_since_us + p->answer_budget_us < t)
+            t = d->silent_since_us + p->answer_budget_us;
+    }
+    return t;
 }
 
 static void pump(ad_pipe *p)
@@ -165,13 +304,6 @@ int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *ifa
     return 0;
 }
 
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
 {
     while (p->in_flight > 0 || p->head) {
@@ -181,12 +313,13 @@ int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
             p->failed = true;
             return -1;
         }
-        if (r > 0)
+        if (r > 0 || expire_unanswering(p))
             continue;
-        int64_t left = deadline_us - now_us();
-        if (left <= 0)
+        int64_t now = now_us();
+        if (deadline_us - now <= 0)
             return 1;
-        r = sd_bus_wait(p->bus, (uint64_t)left);
+        int64_t left = next_wake(p, deadline_us) - now;
+        r = sd_bus_wait(p->bus, (uint64_t)(left > 0 ? left : 0));
         if (r < 0 && r != -EINTR) {
             p->failed = true;
             return -1;
@@ -211,14 +344,19 @@ int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
                 return -1;
             }
             progressed |= r > 0;
+            progressed |= expire_unanswering(p);
         }
         if (!busy)
             return 0;
         if (progressed)
             continue;
-        int64_t left = deadline_us - now_us();
-        if (left <= 0)
+        int64_t now = now_us(), wake = deadline_us;
+        if (deadline_us - now <= 0)
             return 1;
+        for (unsigned i = 0; i < n; i++)
+            if (pipes[i])
+                wake = next_wake(pipes[i], wake);
+        int64_t left = wake - now;
         struct pollfd fds[8];
         unsigned k = 0;
         for (unsigned i = 0; i < n && k < 8; i++) {
@@ -230,7 +368,9 @@ int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
                 fds[k++] = (struct pollfd){.fd = fd, .events = (short)ev};
         }
         /* A saturated deadline (INT64_MAX, "never") must not wrap the poll timeout. */
-        int ms = left >= (int64_t)INT_MAX * 1000 ? INT_MAX : (int)((left + 999) / 1000);
+        int ms = left <= 0                         ? 0
+               : left >= (int64_t)INT_MAX * 1000 ? INT_MAX
+                                                 : (int)((left + 999) / 1000);
         if (poll(fds, k, ms) < 0 && errno != EINTR)
             return -1;
     }
@@ -245,7 +385,7 @@ void ad_pipe_free(ad_pipe *p)
 {
     if (!p)
         return;
-    sd_bus_error cancelled = SD_BUS_ERROR_MAKE_CONST("org.agentdesktop.Cancelled", "cancelled");
+    sd_bus_error cancelled = SD_BUS_ERROR_MAKE_CONST(AD_PIPE_ERROR_CANCELLED, "cancelled");
     while (p->head) {
         call *c = p->head;
         p->head = c->next;
@@ -259,6 +399,9 @@ void ad_pipe_free(ad_pipe *p)
         call_free(c);
     }
     free(p->sent);
+    for (size_t i = 0; i < p->n_dests; i++)
+        free(p->dests[i].name);
+    free(p->dests);
     sd_bus_unref(p->bus);
     free(p);
 }

@@ -15,8 +15,13 @@
 
 typedef struct ad_pipe ad_pipe;
 
+/* The pipe's own errors: no answer came, which says nothing about what the peer holds. */
+#define AD_PIPE_ERROR_CANCELLED "org.agentdesktop.Cancelled"
+#define AD_PIPE_ERROR_UNANSWERED "org.agentdesktop.Unanswered"
+
 /* Called once per call: with the reply, or with reply NULL and `error` set (a D-Bus error, a
- * transport failure, or "cancelled" when the pipe is freed before the reply came). */
+ * transport failure, AD_PIPE_ERROR_CANCELLED when the pipe is freed before the reply came, or
+ * AD_PIPE_ERROR_UNANSWERED when the destination stayed silent past the answer budget). */
 typedef void (*ad_pipe_fn)(sd_bus_message *reply, const sd_bus_error *error, void *userdata);
 
 /* Arguments a call may carry; the signature says which fields are used. */
@@ -45,6 +50,18 @@ int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us);
 
 /* Marks a pipe whose connection is peer-to-peer: calls carry no destination. */
 void ad_pipe_set_peer(ad_pipe *p, bool peer);
+
+/* Gives every destination its own answer budget: a destination that has calls in flight and
+ * sends no reply for budget_us is unanswering; its pending calls, and any later call to it,
+ * complete at once with AD_PIPE_ERROR_UNANSWERED, so one stopped process costs the others
+ * neither in-flight slots nor time. A destination that keeps answering, however slowly, runs
+ * until the deadline. 0 (the default) turns the budget off. */
+void ad_pipe_set_answer_budget(ad_pipe *p, int64_t budget_us);
+
+/* True when e is one of the pipe's own errors (cancelled or unanswered): no reply came. */
+bool ad_pipe_no_reply(const sd_bus_error *e);
+/* True when e says the destination stayed silent past its answer budget. */
+bool ad_pipe_unanswered(const sd_bus_error *e);
 
 /* Calls not yet answered (queued + in flight). */
 unsigned ad_pipe_pending(const ad_pipe *p);

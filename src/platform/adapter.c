@@ -24,8 +24,10 @@ void ad_app_list_free(ad_app_list *l)
     for (size_t i = 0; i < l->count; i++)
         ad_app_clear(&l->items[i]);
     free(l->items);
-    for (size_t i = 0; i < l->n_skipped; i++)
-        free(l->skipped[i]);
+    for (size_t i = 0; i < l->n_skipped; i++) {
+        free(l->skipped[i].handle);
+        free(l->skipped[i].executable);
+    }
     free(l->skipped);
     memset(l, 0, sizeof(*l));
 }

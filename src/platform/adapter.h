@@ -28,11 +28,20 @@ typedef struct {
     char *handle;           /* adapter-private (the app's bus name) */
 } ad_app;
 
+/* An app the inventory could not read: unknown, never absent. */
+typedef struct {
+    char *handle;       /* adapter-private (the app's bus name) */
+    int pid;            /* 0 when unknown */
+    char *executable;   /* the process's executable name, or NULL when unknown */
+    const char *reason; /* static: "unresponsive" (silent past its own answer budget) or
+                         * "deadline" (the command's deadline came first) */
+} ad_app_skip;
+
 typedef struct {
     ad_app *items;
     size_t count;
-    bool complete;       /* false when the deadline cut the inventory */
-    char **skipped;      /* handles that were not read in time */
+    bool complete;        /* false when an app could not be read (see skipped) */
+    ad_app_skip *skipped; /* the apps that were not read */
     size_t n_skipped;
 } ad_app_list;
 
@@ -54,7 +63,8 @@ typedef struct {
 typedef struct {
     ad_window *items;
     size_t count;
-    size_t unanswered; /* apps whose windows could not be read before the deadline */
+    size_t unanswered;   /* apps whose windows could not be read before the deadline */
+    size_t unresponsive; /* of those, apps that stayed silent past their own budget */
 } ad_window_list;
 
 /* Limits for one tree read (platforms/linux.md; DESIGN.md). */

@@ -275,7 +275,15 @@ static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_er
     for (size_t i = 0; i < f->n_apps; i++)
         if (f->apps[i].alive)
             ad_app_copy(&ret->items[ret->count++], &f->apps[i].app);
-    ret->complete = f->apps_complete;
+    ret->complete = f->apps_complete && f->n_skipped == 0;
+    ret->skipped = calloc(f->n_skipped ? f->n_skipped : 1, sizeof(ad_app_skip));
+    for (size_t i = 0; i < f->n_skipped; i++) {
+        ret->skipped[i] = f->skipped[i];
+        ret->skipped[i].handle = f->skipped[i].handle ? strdup(f->skipped[i].handle) : NULL;
+        ret->skipped[i].executable =
+            f->skipped[i].executable ? strdup(f->skipped[i].executable) : NULL;
+    }
+    ret->n_skipped = f->n_skipped;
     return 0;
 }
 
@@ -303,6 +311,7 @@ static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline
         if (!f->wins[i].closed && window_of(&f->wins[i], apps))
             ad_window_copy(&ret->items[ret->count++], &f->wins[i].w);
     ret->unanswered = f->unanswered;
+    ret->unresponsive = f->unresponsive;
     return 0;
 }
 

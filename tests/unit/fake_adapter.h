@@ -77,10 +77,13 @@ typedef struct fake_adapter {
     bool bus_available;     /* health().available; false also fails list/read calls */
     bool bus_silent;        /* with !bus_available: health() reports timed_out (a stall) */
     int64_t health_deadline_us; /* the deadline the last health() call was given */
-    bool apps_complete;     /* list_apps complete flag */
+    bool apps_complete;     /* list_apps complete flag (false also when skipped is set) */
+    ad_app_skip skipped[FAKE_MAX]; /* list_apps skipped entries (static strings, copied) */
+    size_t n_skipped;
     ad_rect screen;         /* the screen every read reports (0,0 1280x1024) */
     bool screen_known;      /* false: reads report the screen unknown */
     size_t unanswered;      /* list_windows unanswered count */
+    size_t unresponsive;    /* list_windows: of those, silent past their budget */
     /* Call counters, for "was not read" assertions. */
     int n_list_apps, n_list_windows, n_window_lookup, n_process_alive, n_read_window;
     /* Actions: each act() is counted and answers with act_delivery; a failure (act_fails)

@@ -145,12 +145,19 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, const a
               has(n, AD_ST_DISABLED) ? "disabled" : NULL);
     /* Terminal checks. */
     const char *why = NULL;
+    bool actions_unread = false;
     ad_error_code code = AD_ACTION_NOT_SUPPORTED;
     if (spec->physical_only && !headed) {
         why = "semantic gesture is unavailable and physical fallback is denied";
         code = AD_POLICY_DENIED;
     } else if (!spec->physical_only && !(spec->physical_first && headed)) {
         why = unsupported(spec, n);
+        /* Action names that could not be read are not missing: wait for a read that has
+         * them (transient), never refuse on a cut read. */
+        if (why && n->actions_state == AD_FIELD_UNKNOWN) {
+            actions_unread = true;
+            why = NULL;
+        }
         /* A context menu has a physical route: headless, that is a policy refusal. */
         if (why && spec->act == AD_ACT_RIGHT_CLICK) {
             why = "semantic gesture is unavailable and physical fallback is denied";
@@ -171,7 +178,10 @@ void ad_actionability_eval(const ad_action_spec *spec, const ad_node *n, const a
         code = AD_ACTION_FAILED;
         a->cause = problem;
     }
-    check(a, "supported_action", why ? "fail" : "pass", why);
+    if (actions_unread)
+        check(a, "supported_action", "unknown", "the action names could not be read");
+    else
+        check(a, "supported_action", why ? "fail" : "pass", why);
     bool policy_fail = spec->focus_effect && !headed;
     check(a, "policy", policy_fail ? "fail" : "pass",
           policy_fail ? "moving keyboard focus needs --headed" : NULL);

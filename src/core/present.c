@@ -348,8 +348,11 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
     json_object_set_new(o, "role", json_string(n->role));
     if (n->states)
         json_object_set_new(o, "states", ad_states_json(n));
+    /* A field whose read failed is never shown as absent: the node says read_failed (its
+     * action list too, which a cut read used to show short, e.g. a button without Click). */
     bool unread = n->name.state == AD_FIELD_UNKNOWN || n->states_state == AD_FIELD_UNKNOWN ||
-                  n->description.state == AD_FIELD_UNKNOWN;
+                  n->description.state == AD_FIELD_UNKNOWN ||
+                  n->actions_state == AD_FIELD_UNKNOWN;
     if (unread)
         json_object_set_new(o, "read_failed", json_true());
     if (n->children_cut)

@@ -7,6 +7,7 @@
 
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
+#include "linux/dbus_pipe.h"
 #include "linux/walker.h"
 #include "linux/walker_node.h"
 
@@ -89,6 +90,23 @@ typedef struct {
     int index;
 } action_req;
 
+/* No answer at all (the deadline, a silent app, a call that could not be sent), as opposed
+ * to the app's own error reply: the action list is then unknown, never shorter. */
+static bool action_unanswered(const sd_bus_error *e)
+{
+    return ad_pipe_no_reply(e) || !e || !e->name || strncmp(e->name, "System.Error.", 13) == 0;
+}
+
+/* All GetName replies are in: the names become the node's actions, or, when one of them got
+ * no answer, the actions are unknown (a cut read showed buttons without Click before). */
+static void actions_complete(wnode *wn)
+{
+    if (wn->actions_cut)
+        wn->node->actions_state = AD_FIELD_UNKNOWN;
+    else
+        ad_walker_finish_actions(wn);
+}
+
 static void on_action_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
 {
     (void)e;
@@ -99,9 +117,11 @@ static void on_action_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
      * names all fail): a failed index is not an action, not an unread node. */
     if (m && sd_bus_message_read(m, "s", &name) >= 0 && name && ar->index < AD_MAX_RAW_ACTIONS)
         wn->raw_actions[ar->index] = strdup(name);
+    else if (!m && action_unanswered(e))
+        wn->actions_cut = true;
     free(ar);
     if (--wn->actions_pending == 0)
-        ad_walker_finish_actions(wn);
+        actions_complete(wn);
     ad_walker_done(wn);
 }
 
@@ -117,8 +137,11 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
     }
     if (n > AD_MAX_RAW_ACTIONS)
         n = AD_MAX_RAW_ACTIONS;
-    if (wn->w->stopping)
-        n = 0;
+    if (wn->w->stopping && n > 0) { /* the names will not be asked: unknown, not none */
+        wn->node->actions_state = AD_FIELD_UNKNOWN;
+        ad_walker_done(wn);
+        return;
+    }
     wn->n_raw_actions = n;
     wn->actions_pending = n;
     if (n <= 0)
@@ -126,7 +149,9 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
     for (int32_t i = 0; i < n; i++) {
         action_req *ar = malloc(sizeof(*ar));
         if (!ar) {
-            wn->actions_pending--;
+            wn->actions_cut = true;
+            if (--wn->actions_pending == 0)
+                actions_complete(wn);
             continue;
         }
         *ar = (action_req){wn, i};
@@ -136,7 +161,9 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
                          on_action_name, ar) < 0) {
             free(ar);
             wn->outstanding--;
-            wn->actions_pending--;
+            wn->actions_cut = true;
+            if (--wn->actions_pending == 0)
+                actions_complete(wn);
         }
     }
     ad_walker_done(wn);

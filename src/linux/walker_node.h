@@ -41,6 +41,7 @@ struct wnode {
     int base_pending;    /* GetRole/GetState/GetInterfaces still out (uncached nodes) */
     int outstanding;     /* calls not yet answered */
     int n_raw_actions, actions_pending;
+    bool actions_cut; /* a GetName got no reply (deadline, silent app): the list is unknown */
     bool bounds_requested;
     char *raw_actions[AD_MAX_RAW_ACTIONS];
     wnode *next_all;

@@ -158,6 +158,31 @@ static void test_disabled_target_times_out_with_checks(void **state)
     json_decref(env);
 }
 
+/* A read whose action names did not come back (a deadline, a silent app) does not prove the
+ * action missing: the click waits for a read that has them (TIMEOUT, supported_action
+ * unknown), never ACTION_NOT_SUPPORTED, and sends nothing; the snapshot marks the node. */
+static void test_unread_action_names_are_not_missing(void **state)
+{
+    fx *f = *state;
+    char *ref = ref_of(f, "Save");
+    ad_node *save = fk_find(f->win->root, "button", "Save");
+    for (size_t i = 0; i < save->n_actions; i++)
+        free(save->actions[i]);
+    save->n_actions = 0;
+    save->actions_state = AD_FIELD_UNKNOWN;
+    json_t *env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", ref,
+                                            "timeout_ms", 300), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "TIMEOUT");
+    assert_string_equal(tu_str(env, "error.details.last_report.check"), "supported_action");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    env = run_g(f, "snapshot", tu_args("snapshot", "{}"), NULL, 0);
+    assert_true(json_is_true(tu_at(tu_node_named(tu_at(env, "data.tree"), "Save"),
+                                   "read_failed")));
+    json_decref(env);
+    free(ref);
+}
+
 static void test_already_checked_delivers_nothing(void **state)
 {
     fx *f = *state;
@@ -502,6 +527,7 @@ int main(void)
         T(test_twin_is_refused_before_any_input),
         T(test_stale_ref_sends_nothing),
         T(test_disabled_target_times_out_with_checks),
+        T(test_unread_action_names_are_not_missing),
         T(test_already_checked_delivers_nothing),
         T(test_check_is_verified_by_readback),
         T(test_readable_contradiction_fails),

@@ -116,9 +116,10 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
         json_object_set_new(d, "disposition", ad_disposition_json(AD_DELIVERED_UNVERIFIED));
         json_object_set_new(d, "steps", ad_act_steps_json(&res, 0));
         if (scoped) {
-            json_object_set_new(d, "surfaces",
-                                ad_surfaces_of_pid(ctx, win.pid,
-                                                   ad_deadline_within(deadline, 250, 2000)));
+            json_t *surfaces = ad_surfaces_of_pid(ctx, win.pid,
+                                                  ad_deadline_within(deadline, 250, 2000));
+            if (surfaces) /* unread surfaces are left out, never reported as none */
+                json_object_set_new(d, "surfaces", surfaces);
             free(ctx->observed_window_id);
             ctx->observed_window_id = strdup(win.id);
         } else {

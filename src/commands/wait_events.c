@@ -98,7 +98,8 @@ static int observe(ad_ctx *ctx, const char *kind, int pid, int64_t deadline, obs
     else if (rc == 0)
         rc = ctx->adapter->ops->list_windows(ctx->adapter, &o->apps, deadline, &o->wins, &e);
     ad_error_clear(&e);
-    o->ok = rc == 0 && o->apps.complete && o->wins.unanswered == 0;
+    o->ok = rc == 0 && o->apps.complete && o->wins.unanswered == 0 &&
+            (strncmp(kind, "surface", 7) != 0 || o->surfaces); /* unread is not "none" */
     return rc;
 }
 

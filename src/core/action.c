@@ -507,10 +507,12 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         json_object_set_new(d, "target", json_pack("{s:s, s:{s:f, s:f}}", "kind", "pointer",
                                                    "point", "x", (double)res.x, "y",
                                                    (double)res.y));
-    if (spec->reports_surfaces)
-        json_object_set_new(d, "surfaces",
-                            ad_surfaces_of_pid(ctx, r.window.pid,
-                                               ad_deadline_within(deadline, 250, 2000)));
+    json_t *surfaces = spec->reports_surfaces
+                           ? ad_surfaces_of_pid(ctx, r.window.pid,
+                                                ad_deadline_within(deadline, 250, 2000))
+                           : NULL;
+    if (surfaces) /* unread surfaces are left out, never reported as none */
+        json_object_set_new(d, "surfaces", surfaces);
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",

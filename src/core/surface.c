@@ -290,14 +290,11 @@ int ad_surfaces_of_app(ad_ctx *ctx, const ad_app_list *apps, int pid, int64_t de
 
 json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us)
 {
-    ad_window_list wins = {0};
+    /* One rule with list-surfaces: windows that were not read are unknown, never []. */
+    json_t *list = NULL;
     ad_error ignored = AD_ERROR_INIT;
-    json_t *list;
-    if (ctx->adapter->ops->list_windows(ctx->adapter, NULL, deadline_us, &wins, &ignored) < 0)
-        list = json_array();
-    else
-        list = surfaces_in(ctx, &wins, pid, deadline_us);
+    if (ad_surfaces_of_app(ctx, NULL, pid, deadline_us, &list, &ignored) < 0)
+        list = NULL;
     ad_error_clear(&ignored);
-    ad_window_list_free(&wins);
     return list;
 }

@@ -48,7 +48,8 @@ size_t ad_surface_item_count(const ad_node *menu);
 
 /* Surfaces a process presents now, as list-surfaces and action results report them: one
  * entry per window (type window, sheet or alert) and per open menu (with item_count). A
- * window whose read failed carries "unclassified": ["menu"]. New reference. */
+ * window whose read failed carries "unclassified": ["menu"]. New reference, or NULL when the
+ * windows could not be listed (the caller then reports no surfaces rather than none open). */
 json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us);
 /* The same for list-surfaces, which must not call an unread list empty: the windows of apps
  * (NULL: every app) are listed, and when the pid's windows could not be read it fails with

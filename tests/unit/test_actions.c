@@ -183,6 +183,31 @@ static void test_unread_action_names_are_not_missing(void **state)
     free(ref);
 }
 
+/* The click closes its window and the listing afterwards is cut: the surfaces open after
+ * the action are unknown, so the result leaves them out instead of reporting none. */
+static void close_and_cut_listing(fake_adapter *fa, const ad_node *target)
+{
+    (void)target;
+    fa->wins[0].closed = true;
+    fa->unanswered = 1;
+}
+
+static void test_unread_surfaces_are_left_out(void **state)
+{
+    fx *f = *state;
+    json_t *env = act(f, "click", "Save", 0);
+    assert_non_null(tu_at(env, "data.surfaces")); /* read: listed */
+    json_decref(env);
+    char *ref = ref_of(f, "Save");
+    f->fake->act_effect = close_and_cut_listing;
+    env = run_g(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0),
+                NULL, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    assert_null(tu_at(env, "data.surfaces"));
+    json_decref(env);
+    free(ref);
+}
+
 static void test_already_checked_delivers_nothing(void **state)
 {
     fx *f = *state;
@@ -528,6 +553,7 @@ int main(void)
         T(test_stale_ref_sends_nothing),
         T(test_disabled_target_times_out_with_checks),
         T(test_unread_action_names_are_not_missing),
+        T(test_unread_surfaces_are_left_out),
         T(test_already_checked_delivers_nothing),
         T(test_check_is_verified_by_readback),
         T(test_readable_contradiction_fails),

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 
 static void print_arg(FILE *out, const ad_arg_spec *s)
 {

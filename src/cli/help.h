@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 
 /* General help when cmd is NULL, else the command's own help. */
 void ad_cli_print_help(FILE *out, const ad_command *cmd);

@@ -5,7 +5,7 @@
 
 #include "cli/help.h"
 #include "cli/parse.h"
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
 
 int main(int argc, char **argv)

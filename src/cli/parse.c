@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 
 static int parse_fail(ad_error *err, const char *fmt, const char *a, const char *b)
 {

@@ -4,8 +4,8 @@
 
 #include <jansson.h>
 
-#include "core/arg_check.h" /* ad_arg_key */
-#include "core/command_table.h"
+#include "dispatch/arg_check.h" /* ad_arg_key */
+#include "dispatch/command_table.h"
 #include "core/error.h"
 
 typedef enum {

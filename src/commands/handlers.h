@@ -5,7 +5,7 @@
 #ifndef AD_HANDLERS_H
 #define AD_HANDLERS_H
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 
 int ad_cmd_status(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_permissions(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,

@@ -5,7 +5,7 @@
 
 #include "commands/handlers.h"
 #include "core/ctx.h"
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "core/refstore.h"
 #include "core/utf8.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/actionability.h"
-#include "core/dispatch.h"
+#include "core/ctx.h"
 #include "core/surface.h"
 
 #define POLL_MS 100

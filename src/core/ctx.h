@@ -6,14 +6,19 @@
 #include <stdbool.h>
 #include <jansson.h>
 
-#include "core/command_table.h"
 #include "core/deadline.h"
 #include "core/error.h"
 #include "platform/adapter.h"
 
+struct ad_command; /* dispatch/command_table.h: core reads a command only through ctx */
+
 typedef struct ad_ctx {
     ad_adapter *adapter;       /* borrowed; never NULL in a front end */
-    const ad_command *command; /* the command being run */
+    const struct ad_command *command; /* the command being run (dispatch's table entry) */
+    const char *command_name;  /* its name, for messages */
+    /* Whether the running command takes a flag, so a suggestion names only flags it has
+     * (dispatch sets it; NULL answers true). Core never reads the table itself. */
+    bool (*takes_flag)(const struct ad_command *cmd, const char *flag);
     const json_t *globals;     /* parsed global flags (borrowed) */
     char *state_root;          /* owned; resolved by dispatch */
     char *session_id;          /* owned; NULL for the global namespace */
@@ -29,6 +34,9 @@ typedef struct ad_ctx {
  * this invocation cannot read as "nothing was sent". Called where input is sent (the ref
  * action pipeline, physical input), so no handler has to remember it on each error path. */
 void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d);
+
+/* True when the running command declares the flag `flag` (see takes_flag). */
+bool ad_ctx_takes_flag(const ad_ctx *ctx, const char *flag);
 
 /* Microseconds on CLOCK_MONOTONIC. */
 int64_t ad_now_us(void);

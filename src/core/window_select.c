@@ -159,8 +159,8 @@ static int ambiguous(const ad_ctx *ctx, const ad_window_list *wins, const bool *
         if ((!keep || keep[i]) && left++ < 10)
             json_array_append_new(c, candidate_json(&wins->items[i]));
     ad_error_set(err, AD_AMBIGUOUS_TARGET, "'%s' has %s", app, what);
-    /* A suggestion names only flags the running command takes (core/suggestion.c). */
-    if (!ctx->command || ad_command_takes_flag(ctx->command, "window-id"))
+    /* A suggestion names only flags the running command takes (dispatch/suggestion.c). */
+    if (ad_ctx_takes_flag(ctx, "window-id"))
         ad_error_suggest(err, "Run list-windows --app %s and pass --window-id with the id of "
                               "the window to use", app);
     else
@@ -293,7 +293,7 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             goto done;
         }
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "No focused window");
-        if (ad_command_takes_flag(ctx->command, "window-id"))
+        if (ad_ctx_takes_flag(ctx, "window-id"))
             ad_error_suggest(err, "Pass --app NAME or --window-id ID (see list-windows)");
         else
             ad_error_suggest(err, "Pass --app NAME (see list-apps)");

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
 
 struct AdAdapter {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/parse.h"
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "fuzz_util.h"
 
 #define MAX_ARGS 32

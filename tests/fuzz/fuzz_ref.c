@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "core/refs.h"
 #include "fuzz_util.h"
 

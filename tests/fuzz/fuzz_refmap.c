@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/parse.h"
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "core/refs.h"
 #include "fake_adapter.h"
 #include "fuzz_util.h"

@@ -14,7 +14,7 @@
 #include "core/refs.h"
 #include "fake_adapter.h"
 #include "test_util.h"
-#include "core/suggestion.h"
+#include "dispatch/suggestion.h"
 
 /* Depths (logical): headerbar 1, Keypad 1, Row 1 2, 7/8/Extra 3, sqrt/pow 4. */
 static ad_node *calc_tree(void)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 #include "core/ctx.h"
 #include "fake_adapter.h"
 #include "test_util.h"

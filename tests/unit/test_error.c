@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "core/error.h"
 #include "core/utf8.h"
 #include "test_util.h"

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/command_table.h"
-#include "core/suggestion.h"
+#include "dispatch/command_table.h"
+#include "dispatch/suggestion.h"
 
 static const char *problem(const char *cmd, const char *text)
 {

@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/command_table.h"
-#include "core/dispatch.h"
+#include "dispatch/command_table.h"
+#include "dispatch/dispatch.h"
 #include "fake_adapter.h"
 
 tu_bed *tu_bed_new(ad_node *root)

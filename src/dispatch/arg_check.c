@@ -1,5 +1,5 @@
 /* arg_check.c: range checks of whole-number arguments from the command table. */
-#include "core/arg_check.h"
+#include "dispatch/arg_check.h"
 
 #include <stdio.h>
 

@@ -10,12 +10,12 @@
  * default that depends on another flag, or a subcommand-only flag) are left NULL here and
  * named in the help text instead; the handler applies them.
  */
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 
 #include <string.h>
 
 #include "commands/handlers.h"
-#include "core/command_args.h"
+#include "dispatch/command_args.h"
 
 /* The argument lists each command refers to are in command_args.c. */
 

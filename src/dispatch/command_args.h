@@ -2,7 +2,7 @@
 #ifndef AD_COMMAND_ARGS_H
 #define AD_COMMAND_ARGS_H
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 
 extern const ad_arg_spec ad_args_ref_action[];
 extern const ad_arg_spec ad_args_window_target[];

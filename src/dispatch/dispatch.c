@@ -1,5 +1,5 @@
 /* dispatch.c: global flag checks, namespace selection, the handler call, the envelope. */
-#include "core/dispatch.h"
+#include "dispatch/dispatch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,70 +7,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/arg_check.h"
+#include "dispatch/arg_check.h"
 #include "core/ctx.h"
-#include "core/post_wait.h"
+#include "dispatch/post_wait.h"
 #include "core/refs.h"
 #include "core/state_files.h"
 #include "core/state_root.h"
-#include "core/suggestion.h"
+#include "dispatch/suggestion.h"
 #include "core/utf8.h"
-
-int64_t ad_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-void ad_ctx_note_delivery(ad_ctx *ctx, ad_delivery d)
-{
-    if (d != AD_NOT_DELIVERED)
-        ctx->delivered = d;
-}
-
-int64_t ad_wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us)
-{
-    int64_t until = ad_deadline_after_ms(poll_ms);
-    if (until > deadline_us)
-        until = deadline_us;
-    if (ctx->adapter->ops->wait_change) {
-        ctx->adapter->ops->wait_change(ctx->adapter, until);
-        return;
-    }
-    int64_t left = until - ad_now_us();
-    if (left > 0) {
-        struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
-        nanosleep(&ts, NULL);
-    }
-}
-
-int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us)
-{
-    int64_t d = ad_deadline_after_ms(2000), end = ad_deadline_add_ms(started_us, 2000);
-    if (wait_deadline_us > end)
-        end = wait_deadline_us;
-    return d < end ? d : end;
-}
-
-void ad_log(const ad_ctx *ctx, const char *fmt, ...)
-{
-    if (!ctx || !ctx->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("agent-desktop: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 /* version, ok and command: the keys every envelope has. command goes through ad_json_text,
  * so a name typed with invalid UTF-8 cannot make jansson drop the key. */
@@ -219,6 +163,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     ad_ctx ctx = {
         .adapter = adapter,
         .command = cmd,
+        .command_name = cmd->name,
+        .takes_flag = ad_command_takes_flag,
         .globals = globals,
         .verbose = json_is_true(json_object_get(globals, "verbose")),
     };

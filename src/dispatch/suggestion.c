@@ -1,5 +1,5 @@
 /* suggestion.c: the check that a suggestion names only flags and commands that work. */
-#include "core/suggestion.h"
+#include "dispatch/suggestion.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 
 /* NULL when `suggestion` is sound for `cmd` (NULL cmd: any implemented command's flags
  * count), else a description of the first problem written into buf. */

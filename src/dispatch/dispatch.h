@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 #include "core/error.h"
 #include "platform/adapter.h"
 

@@ -50,7 +50,7 @@ struct ad_error;
 typedef int (*ad_command_fn)(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                              struct ad_error *err);
 
-typedef struct {
+typedef struct ad_command {
     const char *name;         /* "list-apps" */
     const char *group;        /* "App and window", "Observation", ... as in commands.md */
     const char *summary;      /* one line, as in commands.md */

@@ -1,11 +1,13 @@
 /* post_wait.c: polling a window for a selector after a command. */
-#include "core/post_wait.h"
+#include "dispatch/post_wait.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "dispatch/command_table.h"
 
 #define POLL_MS 100
 #define DEFAULT_WAIT_TIMEOUT_MS 30000
@@ -90,9 +92,12 @@ static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_
                                           "timeout_ms", 3000, "surface", "window")
                               : json_deep_copy(args);
     const ad_command *saved = ctx->command;
+    const char *saved_name = ctx->command_name;
     ctx->command = snap;
+    ctx->command_name = snap->name;
     int rc = snap->handler(ctx, sargs, ret, err);
     ctx->command = saved;
+    ctx->command_name = saved_name;
     json_decref(sargs);
     return rc;
 }

@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "core/command_table.h"
+#include "dispatch/command_table.h"
 #include "core/error.h"
 
 /* The JSON key of a flag name: '-' becomes '_'. Writes into buf. */

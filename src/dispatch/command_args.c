@@ -3,7 +3,7 @@
  * the commands/ pages of the spec. The table itself is in command_table.c. */
 #include <stdint.h>
 
-#include "core/command_args.h"
+#include "dispatch/command_args.h"
 
 /* Coordinates and deltas may be negative; min 0 / max 0 would mean "any value >= 0". A value
  * outside [min, max] is a parse error (exit 2, core/arg_check.h), so a range the spec states

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch/dispatch.h"
+#include "dispatch/validate.h"
 
 static int parse_fail(ad_error *err, const char *fmt, const char *a, const char *b)
 {
@@ -17,52 +18,25 @@ static int parse_fail(ad_error *err, const char *fmt, const char *a, const char 
 int ad_arg_value_from_text(const ad_arg_spec *spec, const char *text, json_t **ret,
                            ad_error *err)
 {
-    switch (spec->type) {
-    case AD_ARG_BOOL:
+    if (spec->type == AD_ARG_BOOL) {
         *ret = json_true();
         return 0;
-    case AD_ARG_STRING:
-    case AD_ARG_STRING_LIST:
-        *ret = json_string(text);
-        if (!*ret)
-            return parse_fail(err, "Value of %s is not valid UTF-8%s", spec->name, "");
-        return 0;
-    case AD_ARG_INT: {
+    }
+    if (spec->type == AD_ARG_INT) {
+        /* A whole number becomes an integer; anything else stays the text it was, and the
+         * validator gives every door the same "expected a whole number" error. */
         char *end = NULL;
         errno = 0;
         long long v = strtoll(text, &end, 10);
-        if (!*text || *end || errno) {
-            parse_fail(err, "Invalid value for %s: expected a whole number%s", spec->name, "");
-            int64_t min, max;
-            ad_arg_int_bounds(spec, &min, &max);
-            ad_error_suggest(err, "Pass a whole number%s%s, for example %lld",
-                             spec->positional ? " as " : " with --",
-                             spec->name, (long long)(min > 10 || max < 10 ? min : 10));
-            return -1;
+        if (*text && !*end && !errno) {
+            *ret = json_integer(v);
+            return 0;
         }
-        if (ad_arg_int_check(spec, v, err) < 0)
-            return -1;
-        *ret = json_integer(v);
-        return 0;
     }
-    case AD_ARG_ENUM: {
-        const char *c = spec->choices;
-        size_t n = strlen(text);
-        while (c && *c) {
-            const char *bar = strchr(c, '|');
-            size_t len = bar ? (size_t)(bar - c) : strlen(c);
-            if (len == n && strncmp(c, text, n) == 0) {
-                *ret = json_string(text);
-                return 0;
-            }
-            c = bar ? bar + 1 : NULL;
-        }
-        parse_fail(err, "Invalid value for %s: expected one of %s", spec->name, spec->choices);
-        ad_error_suggest(err, "Use one of: %s", spec->choices);
-        return -1;
-    }
-    }
-    return parse_fail(err, "Unsupported argument type for %s%s", spec->name, "");
+    *ret = json_string(text);
+    if (!*ret)
+        return parse_fail(err, "Value of %s is not valid UTF-8%s", spec->name, "");
+    return 0;
 }
 
 static int store(json_t *obj, const ad_arg_spec *spec, const char *text, ad_error *err)
@@ -147,28 +121,6 @@ static int take_option(int argc, char **argv, int *i, ad_cli_parsed *p, ad_error
         value = argv[++*i];
     }
     return store(target, spec, value, err);
-}
-
-static int fill_defaults(const ad_arg_spec *specs, json_t *args, ad_error *err)
-{
-    for (const ad_arg_spec *s = specs; s && s->name; s++) {
-        char key[128];
-        ad_arg_key(s->name, key, sizeof(key));
-        if (json_object_get(args, key))
-            continue;
-        if (s->required) {
-            parse_fail(err, "Missing required argument %s%s", s->positional ? "" : "--",
-                       s->name);
-            return -1;
-        }
-        if (s->default_value && s->type != AD_ARG_BOOL) {
-            json_t *v = NULL;
-            if (ad_arg_value_from_text(s, s->default_value, &v, err) < 0)
-                return -1;
-            json_object_set_new(args, key, v);
-        }
-    }
-    return 0;
 }
 
 /* True when tok names a flag of the globals or of the command (so "-dash" as a text value
@@ -263,8 +215,15 @@ int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
                               "agent-desktop --help to list them");
         return ad_arg_parse_error(err);
     }
-    if (fill_defaults(p->command->args, p->args, err) < 0)
+    /* The validator every door uses, so a bad argv fails here with exit 2 before anything
+     * else runs; dispatch validates the same given arguments again. */
+    json_t *checked = NULL;
+    if (ad_globals_validate(p->globals, &checked, err) < 0)
         return -1;
+    json_decref(checked);
+    if (ad_args_validate(p->command, p->args, &checked, err) < 0)
+        return -1;
+    json_decref(checked);
     p->action = AD_CLI_RUN;
     return 0;
 }

@@ -49,33 +49,3 @@ int ad_arg_int_check(const ad_arg_spec *spec, long long v, ad_error *err)
         ad_error_detail(err, "maximum", json_integer((json_int_t)max));
     return ad_arg_parse_error(err);
 }
-
-static int check_list(const ad_arg_spec *specs, const json_t *values, ad_error *err)
-{
-    for (const ad_arg_spec *s = specs; s && s->name; s++) {
-        if (s->type != AD_ARG_INT)
-            continue;
-        char key[128];
-        ad_arg_key(s->name, key, sizeof(key));
-        const json_t *v = json_object_get(values, key);
-        if (!v)
-            continue;
-        if (!json_is_integer(v)) {
-            char label[80];
-            arg_label(s, label, sizeof(label));
-            ad_error_set(err, AD_INVALID_ARGS, "%s must be a whole number", label);
-            return ad_arg_parse_error(err);
-        }
-        if (ad_arg_int_check(s, (long long)json_integer_value(v), err) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-int ad_args_check(const ad_command *cmd, const json_t *args, const json_t *globals,
-                  ad_error *err)
-{
-    if (check_list(ad_global_args, globals, err) < 0)
-        return -1;
-    return cmd ? check_list(cmd->args, args, err) : 0;
-}

@@ -29,10 +29,4 @@ int ad_arg_int_check(const ad_arg_spec *spec, long long v, ad_error *err);
 /* Marks err, already filled with INVALID_ARGS, as a parse error (exit 2) and returns -1. */
 int ad_arg_parse_error(ad_error *err);
 
-/* Checks every AD_ARG_INT value present in args (against cmd->args) and in globals
- * (against ad_global_args): a JSON integer within its bounds. Both objects are borrowed
- * and may be NULL. Returns 0, or -1 with the parse error in err. */
-int ad_args_check(const ad_command *cmd, const json_t *args, const json_t *globals,
-                  ad_error *err);
-
 #endif

@@ -239,8 +239,10 @@ const ad_command ad_commands[] = {
      .handler = ad_cmd_permissions,
      .summary = "Check, request, or guide the grant of OS permissions."},
     {.name = "version", .group = G_SYS, .args = ad_args_no, .handler = ad_cmd_version,
+     .stateless = true,
      .summary = "Print the version, target architecture, and OS."},
     {.name = "skills", .group = G_SYS, .args = ad_args_skills, .handler = ad_cmd_skills,
+     .stateless = true,
      .summary = "List and read the skills compiled into the binary."},
     {.name = "session", .group = G_SYS, .args = ad_args_session,
      .summary = "Start, end, list, and clean up sessions."},
@@ -296,4 +298,10 @@ const ad_arg_spec *ad_arg_spec_find(const ad_arg_spec *specs, const char *name) 
             return s;
     }
     return NULL;
+}
+
+bool ad_command_takes_ref(const ad_command *cmd)
+{
+    const ad_arg_spec *s = cmd ? ad_arg_spec_find(cmd->args, "ref_id") : NULL;
+    return s && s->positional;
 }

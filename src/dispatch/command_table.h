@@ -40,7 +40,36 @@ typedef struct {
     const char *choices;       /* AD_ARG_ENUM only: "text|value|title" */
     int64_t min, max;          /* AD_ARG_INT only: [min, max]; max 0 means no upper bound */
     const char *help;          /* one line for --help */
+    size_t max_bytes;          /* AD_ARG_STRING: longest value in bytes; 0 means no limit */
+    /* Subcommands this argument belongs to ("start|gc"), for commands whose first
+     * positional is `action`; NULL means every one. Given with another: INVALID_ARGS. */
+    const char *only_for;
+    /* Defaults per subcommand ("show=500|export=5000"); wins over default_value. */
+    const char *action_defaults;
+    /* Read by a front end, never passed to the command: the CLI turns --stdin into the
+     * positional it stands for. Batch, MCP and the C library pass the value itself. */
+    bool front_end;
 } ad_arg_spec;
+
+/* A rule over several arguments, checked on what the caller gave (before defaults), so a
+ * flag with a default still counts as "not given" when it was not. Keys are '_' names; a
+ * key may be written key=value to mean "given with this value" (action=start). */
+typedef enum {
+    AD_RULE_END = 0,       /* terminates a rule list */
+    AD_RULE_AT_MOST_ONE,   /* no two of `args` together */
+    AD_RULE_EXACTLY_ONE,   /* one of `args`, and only one */
+    AD_RULE_AT_LEAST_ONE,  /* one or more of `args` */
+    AD_RULE_REQUIRES,      /* each of `args` that is given needs `other` */
+} ad_rule_kind;
+
+typedef struct {
+    ad_rule_kind kind;
+    const char *args;       /* '|'-separated keys */
+    const char *other;      /* AD_RULE_REQUIRES: the key the others need */
+    bool parse_error;       /* exit 2 like a malformed argv, rather than 1 */
+    const char *message;    /* the error message; NULL builds one from the names */
+    const char *suggestion; /* a suggestion that works when followed; NULL builds one */
+} ad_arg_rule;
 
 struct ad_ctx;
 struct ad_error;
@@ -54,11 +83,21 @@ typedef struct ad_command {
     const char *name;         /* "list-apps" */
     const char *group;        /* "App and window", "Observation", ... as in commands.md */
     const char *summary;      /* one line, as in commands.md */
-    bool mutates;             /* may change the desktop (needs the interaction lease later) */
+    bool mutates;             /* may change the desktop (MCP: not read-only) */
     bool accepts_wait_flags;  /* --wait-for / --wait-for-gone / --wait-timeout are allowed */
+    bool stateless;           /* never opens the state root or a session (version, skills) */
+    bool ref_action;          /* a ref action: resolve, actionability, act, verify */
+    bool desktop_action;      /* acts on an app: needs an agent id in a multi-agent session */
+    bool destructive;         /* may lose data or end a process (MCP destructiveHint) */
+    bool not_in_batch;        /* refused inside a batch (batch itself, cursor-overlay) */
     const ad_arg_spec *args;  /* terminated by an entry whose name is NULL */
+    const ad_arg_rule *rules; /* cross-argument rules, AD_RULE_END-terminated; may be NULL */
     ad_command_fn handler;    /* NULL: not available in this build; fails closed */
+    const void *data;         /* the handler's per-command data (an action spec, ...) */
 } ad_command;
+
+/* True when cmd takes a ref: it declares a ref_id positional. */
+bool ad_command_takes_ref(const ad_command *cmd);
 
 /* The global flags every command accepts, before or after the command name. */
 extern const ad_arg_spec ad_global_args[];

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dispatch/arg_check.h"
+#include "dispatch/validate.h"
 #include "core/ctx.h"
 #include "dispatch/post_wait.h"
 #include "core/refs.h"
@@ -151,27 +151,27 @@ static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *r
         ad_error_detail(err, "after_action", json_incref(report));
 }
 
-static bool needs_state(const ad_command *cmd)
-{
-    return strcmp(cmd->name, "version") != 0 && strcmp(cmd->name, "skills") != 0;
-}
-
-json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *args,
-                    const json_t *globals, int *ret_exit)
+json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
+                    const json_t *given_globals, int *ret_exit)
 {
     ad_error err = AD_ERROR_INIT;
+    json_t *args = NULL, *globals = NULL;
     ad_ctx ctx = {
         .adapter = adapter,
         .command = cmd,
         .command_name = cmd->name,
         .takes_flag = ad_command_takes_flag,
-        .globals = globals,
-        .verbose = json_is_true(json_object_get(globals, "verbose")),
+        .verbose = json_is_true(json_object_get(given_globals, "verbose")),
     };
     json_t *data = NULL;
     char *agent_id = NULL;
     int rc = -1;
-    if (ad_args_check(cmd, args, globals, &err) < 0 || check_globals(cmd, globals, &err) < 0)
+    /* The one validator of every door: types, ranges, enums, rules, then defaults. */
+    if (ad_globals_validate(given_globals, &globals, &err) < 0 ||
+        ad_args_validate(cmd, given_args, &args, &err) < 0)
+        goto done;
+    ctx.globals = globals;
+    if (check_globals(cmd, globals, &err) < 0)
         goto done;
     /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs); the
      * state root and an ended session matter only to commands that use the state. No
@@ -179,7 +179,7 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
         ad_agent_id_resolve(global_str(globals, "agent_id"), &agent_id, &err) < 0)
         goto done;
-    if (needs_state(cmd)) {
+    if (!cmd->stateless) {
         if (ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
             check_session_open(&ctx, &err) < 0)
             goto done;
@@ -202,7 +202,7 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *ar
     int64_t started = ad_now_us();
     rc = cmd->handler(&ctx, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
-        rc = ad_post_wait(&ctx, args, strcmp(cmd->name, "snapshot") != 0, &data, &err);
+        rc = ad_post_wait(&ctx, args, cmd->mutates, &data, &err);
     else if (rc < 0 && cmd->accepts_wait_flags)
         ad_post_action_observation(&ctx, &err);
     if (rc < 0)
@@ -229,6 +229,8 @@ done:;
         *ret_exit = err.parse_error ? 2 : 1;
     }
     ad_error_clear(&err);
+    json_decref(args);
+    json_decref(globals);
     free(agent_id);
     free(ctx.state_root);
     free(ctx.session_id);

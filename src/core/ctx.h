@@ -22,6 +22,10 @@ typedef struct ad_ctx {
     const json_t *globals;     /* parsed global flags (borrowed) */
     char *state_root;          /* owned; resolved by dispatch */
     char *session_id;          /* owned; NULL for the global namespace */
+    /* The session's manifest (session.json), owned; NULL when there is no session or the
+     * session has no manifest (a bare --session namespace). Read once by dispatch. */
+    json_t *session_manifest;
+    char *agent_id;            /* owned; --agent-id or AGENT_DESKTOP_AGENT_ID, else NULL */
     bool verbose;
     /* The window the command read or acted on (owned), for the post-action wait flags. */
     char *observed_window_id;

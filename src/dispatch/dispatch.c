@@ -102,8 +102,9 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
 
 #define SESSION_MANIFEST_MAX (64 * 1024)
 
-/* A session whose manifest says it ended refuses every command but version and skills. */
-static int check_session_open(const ad_ctx *ctx, ad_error *err)
+/* Reads the session's manifest into ctx->session_manifest (none: NULL); a session whose
+ * manifest says it ended refuses every command but version and skills. */
+static int check_session_open(ad_ctx *ctx, ad_error *err)
 {
     if (!ctx->session_id)
         return 0;
@@ -126,7 +127,7 @@ static int check_session_open(const ad_ctx *ctx, ad_error *err)
         ad_error_detail(err, "session_id", json_string(ctx->session_id));
         rc = -1;
     }
-    json_decref(manifest);
+    ctx->session_manifest = manifest;
     return rc;
 }
 
@@ -164,7 +165,6 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
         .verbose = json_is_true(json_object_get(given_globals, "verbose")),
     };
     json_t *data = NULL;
-    char *agent_id = NULL;
     int rc = -1;
     /* The one validator of every door: types, ranges, enums, rules, then defaults. */
     if (ad_globals_validate(given_globals, &globals, &err) < 0 ||
@@ -177,7 +177,7 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
      * state root and an ended session matter only to commands that use the state. No
      * command reads the agent id yet (the multi-agent cursor is not in this build). */
     if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
-        ad_agent_id_resolve(global_str(globals, "agent_id"), &agent_id, &err) < 0)
+        ad_agent_id_resolve(global_str(globals, "agent_id"), &ctx.agent_id, &err) < 0)
         goto done;
     if (!cmd->stateless) {
         if (ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
@@ -231,7 +231,8 @@ done:;
     ad_error_clear(&err);
     json_decref(args);
     json_decref(globals);
-    free(agent_id);
+    free(ctx.agent_id);
+    json_decref(ctx.session_manifest);
     free(ctx.state_root);
     free(ctx.session_id);
     free(ctx.observed_window_id);

@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 
 #include "commands/handlers.h"
+#include "core/trace_event.h"
 #include "core/ctx.h"
 #include "dispatch/dispatch.h"
 #include "core/refstore.h"
@@ -76,7 +77,7 @@ int ad_cmd_status(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     /* A path from AGENT_DESKTOP_HOME need not be UTF-8; json_string would drop the key. */
     json_object_set_new(d, "state_root", ad_json_text(ctx->state_root));
     json_object_set_new(d, "supported_surfaces", surfaces_json(ctx, available));
-    json_object_set_new(d, "tracing", json_false());
+    json_object_set_new(d, "tracing", json_boolean(ad_trace_attached(ctx)));
     json_object_set_new(d, "version", json_string(AD_RELEASE_VERSION));
     *ret_data = d;
     return 0;

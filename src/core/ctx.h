@@ -11,6 +11,7 @@
 #include "platform/adapter.h"
 
 struct ad_command; /* dispatch/command_table.h: core reads a command only through ctx */
+struct ad_trace;   /* core/trace_event.h: the command's trace sink */
 
 typedef struct ad_ctx {
     ad_adapter *adapter;       /* borrowed; never NULL in a front end */
@@ -32,6 +33,9 @@ typedef struct ad_ctx {
     /* What input this invocation already sent: AD_NOT_DELIVERED until the input path records
      * a delivery (ad_ctx_note_delivery). Dispatch gives it to any error raised afterwards. */
     ad_delivery delivered;
+    /* The trace this command writes to (borrowed from dispatch); NULL when it does not
+     * trace. Written only through ad_trace_event (core/trace_event.h). */
+    struct ad_trace *trace;
 } ad_ctx;
 
 /* Records that input reached the app (`d` is not AD_NOT_DELIVERED): from then on an error of

@@ -14,6 +14,8 @@
 #include "core/state_files.h"
 #include "core/state_root.h"
 #include "dispatch/suggestion.h"
+#include "dispatch/trace_writer.h"
+#include "core/trace_event.h"
 #include "core/utf8.h"
 
 /* version, ok and command: the keys every envelope has. command goes through ad_json_text,
@@ -86,11 +88,6 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
         ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone cannot combine");
         return -1;
     }
-    if (json_object_get(globals, "trace") || json_object_get(globals, "trace_strict")) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Tracing is not available in this build");
-        ad_error_suggest(err, "Run the command without --trace or --trace-strict");
-        return -1;
-    }
     if (json_object_get(globals, "debug") || json_object_get(globals, "screenshot")) {
         ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
                      "--debug and --screenshot are not available in this build");
@@ -131,6 +128,49 @@ static int check_session_open(ad_ctx *ctx, ad_error *err)
     return rc;
 }
 
+/* Opens the command's trace (trace_writer.h) and writes command.start with the arguments
+ * the caller gave (redacted by the writer). --trace-strict needs something to trace, and
+ * makes a setup or command.start failure the command's error, before any action runs;
+ * without it a trace failure only loses the trace. *ret is the caller's to close. */
+static int open_trace(ad_ctx *ctx, const ad_command *cmd, const json_t *given_args,
+                      ad_trace_writer **ret, ad_error *err)
+{
+    const char *path = global_str(ctx->globals, "trace");
+    bool strict = json_is_true(json_object_get(ctx->globals, "trace_strict"));
+    bool session = ctx->session_id && ad_trace_session_on(ctx->session_manifest);
+    if (strict && !path && !session) {
+        ad_error_set(err, AD_INVALID_ARGS,
+                     "--trace-strict requires --trace or a session that traces");
+        ad_error_suggest(err, "Add --trace PATH, or remove --trace-strict");
+        return -1;
+    }
+    ad_error terr = AD_ERROR_INIT;
+    if (ad_trace_writer_open(path, ctx->state_root, ctx->session_id, ctx->session_manifest,
+                             ret, &terr) < 0) {
+        if (strict) {
+            ad_error_move(err, &terr);
+            return -1;
+        }
+        ad_log(ctx, "trace off for this command: %s", terr.message);
+        ad_error_clear(&terr);
+        return 0;
+    }
+    if (!*ret)
+        return 0;
+    ctx->trace = ad_trace_writer_sink(*ret);
+    json_t *start = json_pack("{s:s}", "command", cmd->name);
+    if (json_object_size(given_args))
+        json_object_set_new(start, "args", json_deep_copy(given_args));
+    if (ad_trace_writer_emit(*ret, "command.start", start, &terr) < 0 && strict) {
+        ad_error_move(err, &terr);
+        return -1;
+    }
+    if (terr.message)
+        ad_log(ctx, "trace: %s", terr.message);
+    ad_error_clear(&terr);
+    return 0;
+}
+
 /* The one rule for an error raised after input was sent (the post-action wait, its fresh
  * snapshot and refstore write, a missing window to observe, a handler's own later step): the
  * input already reached the app, so the error keeps the action's delivery and cannot read as
@@ -165,6 +205,8 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
         .verbose = json_is_true(json_object_get(given_globals, "verbose")),
     };
     json_t *data = NULL;
+    ad_trace_writer *trace = NULL;
+    int64_t started = 0;
     int rc = -1;
     /* The one validator of every door: types, ranges, enums, rules, then defaults. */
     if (ad_globals_validate(given_globals, &globals, &err) < 0 ||
@@ -184,6 +226,9 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
             check_session_open(&ctx, &err) < 0)
             goto done;
     }
+    started = ad_now_us();
+    if (open_trace(&ctx, cmd, given_args, &trace, &err) < 0)
+        goto done;
     /* Argument errors come before capability errors: a bare @eN is INVALID_ARGS even for a
      * command this build does not run. */
     const char *ref_arg = json_string_value(json_object_get(args, "ref_id"));
@@ -199,7 +244,6 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
         ad_error_detail(&err, "retryable", json_false());
         goto done;
     }
-    int64_t started = ad_now_us();
     rc = cmd->handler(&ctx, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(&ctx, args, cmd->mutates, &data, &err);
@@ -227,6 +271,14 @@ done:;
         }
         env = ad_envelope_error(cmd->name, &err);
         *ret_exit = err.parse_error ? 2 : 1;
+    }
+    if (trace) {
+        json_t *end = json_pack("{s:s, s:b, s:I}", "command", cmd->name, "ok", rc == 0,
+                                "duration_ms", (json_int_t)((ad_now_us() - started) / 1000));
+        if (rc < 0)
+            json_object_set_new(end, "code", json_string(ad_error_code_name(err.code)));
+        ad_trace_event(&ctx, "command.end", end);
+        ad_trace_writer_close(trace);
     }
     ad_error_clear(&err);
     json_decref(args);

@@ -15,6 +15,7 @@
 #include "core/refstore.h"
 #include "core/resolve.h"
 #include "core/surface.h"
+#include "core/trace_event.h"
 #include "core/window_select.h"
 
 typedef struct {
@@ -393,6 +394,11 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         json_object_set_new(d, "snapshot_id", json_string(id));
     rc = 0;
 done:
+    if (rc == 0) /* the search finished (a --count too); the matches' names stay out */
+        ad_trace_event(ctx, "locator.resolve",
+                       json_pack("{s:I, s:s?}", "total_matches", (json_int_t)l.count,
+                                 "snapshot_id",
+                                 json_string_value(json_object_get(d, "snapshot_id"))));
     if (rc == 0)
         *ret_data = d;
     else

@@ -13,6 +13,7 @@
 #include "core/refstore.h"
 #include "core/resolve.h"
 #include "core/surface.h"
+#include "core/trace_event.h"
 #include "core/window_select.h"
 
 #define SKELETON_DEPTH 3
@@ -110,6 +111,11 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     }
     json_object_set_new(d, "ref_count", json_integer((json_int_t)pr.refs_added));
     json_object_set_new(d, "snapshot_id", json_string(id));
+    ad_trace_event(ctx, "snapshot.saved",
+                   json_pack("{s:s, s:s, s:s, s:I, s:b}", "snapshot_id", id, "app",
+                             win->app_name ? win->app_name : "", "window_id", win->id,
+                             "ref_count", (json_int_t)pr.refs_added, "complete",
+                             tree->complete));
     json_object_set_new(d, "window", window_brief(win));
     json_object_set_new(d, "tree", pr.tree);
     free(ctx->observed_window_id);
@@ -250,6 +256,9 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
     json_object_set_new(d, "snapshot_id", json_string(r.ref.snapshot_id));
     json_object_set_new(d, "window", window_brief(&r.window));
     json_object_set_new(d, "tree", pr.tree);
+    ad_trace_event(ctx, "snapshot.root.saved",
+                   json_pack("{s:s, s:s, s:I}", "snapshot_id", r.ref.snapshot_id, "root",
+                             r.key, "ref_count", (json_int_t)json_object_size(refs)));
     *ret_data = d;
     rc = 0;
 done:

@@ -4,10 +4,10 @@
 #include <sys/utsname.h>
 
 #include "commands/handlers.h"
-#include "core/trace_event.h"
 #include "core/ctx.h"
 #include "dispatch/dispatch.h"
 #include "core/refstore.h"
+#include "core/trace_event.h"
 #include "core/utf8.h"
 
 static json_t *surfaces_json(ad_ctx *ctx, bool available)

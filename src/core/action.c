@@ -14,6 +14,7 @@
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
+#include "core/trace_event.h"
 #include "core/visibility.h"
 
 /* How long the readback waits for an asynchronous update (GTK applies many actions from an
@@ -412,8 +413,11 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     ad_lease lease = AD_LEASE_INIT;
     ad_act_result res = {0};
     int rc = -1;
-    if (ad_resolve_load(ctx, ref, &r, err) < 0)
+    if (ad_resolve_load(ctx, ref, &r, err) < 0) {
+        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s}", "ref", ref, "code",
+                                                           ad_error_code_name(err->code)));
         goto done;
+    }
     if (ctx->adapter->ops->watch_changes)
         ctx->adapter->ops->watch_changes(
             ctx->adapter, json_string_value(json_object_get(json_object_get(r.refmap, "source"),
@@ -455,6 +459,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int64_t until = deadline > read_until ? deadline : read_until;
     bool satisfied = false;
     int ok = ad_resolve_live(ctx, &r, until, &e) == 0 ? 0 : -1;
+    if (ok < 0) /* the same strict resolution under the lease failed */
+        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s, s:b}", "ref", r.key,
+                                                           "code", ad_error_code_name(e.code),
+                                                           "under_lease", 1));
     if (ok == 0)
         ok = precheck_under_lease(ctx, spec, &r, text, want, until, &satisfied, &e);
     if (ok == 0 && satisfied) {

@@ -7,6 +7,7 @@
 #include "core/actionability.h"
 #include "core/ctx.h"
 #include "core/surface.h"
+#include "core/trace_event.h"
 
 #define POLL_MS 100
 
@@ -81,6 +82,29 @@ static void not_actionable(const ad_action_spec *spec, bool headed, ad_actionabi
     ad_error_detail(err, "checks", json_incref(a->checks));
 }
 
+/* The ref action's resolution and pre-dispatch checks, as trace events: ref.resolve.ok and
+ * an actionability.check.ok/error when the target was resolved and checked (checked: the
+ * error, if any, is the checks'), else ref.resolve.error with the error's code. r->node is
+ * read only on success: a failed last attempt has freed the tree it pointed into. */
+static void trace_preflight(ad_ctx *ctx, const ad_resolved *r, const ad_auto_wait *w,
+                            bool checked, int rc, const ad_error *err)
+{
+    const char *code = rc < 0 ? ad_error_code_name(err->code) : NULL;
+    json_t *attempts = json_integer((json_int_t)w->resolve_attempts);
+    if (!checked) {
+        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s?, s:o}", "ref", r->key,
+                                                           "code", code, "attempts", attempts));
+        return;
+    }
+    ad_trace_event(ctx, "ref.resolve.ok", json_pack("{s:s, s:s?, s:o}", "ref", r->key, "role",
+                                                    rc == 0 && r->node ? r->node->role : NULL,
+                                                    "attempts", json_incref(attempts)));
+    ad_trace_event(ctx, rc == 0 ? "actionability.check.ok" : "actionability.check.error",
+                   json_pack("{s:s, s:s?, s:o}", "ref", r->key, "code", code, "samples",
+                             json_integer((json_int_t)w->preflight_attempts)));
+    json_decref(attempts);
+}
+
 /* Polls resolution and the transient checks until the target is actionable, a terminal
  * check fails, or the deadline passes. On success *r holds the live read. A resolution cut
  * by the deadline after some evaluation failed reports that evaluation: it is why the wait
@@ -92,6 +116,7 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
     bool have_prev = false, have_last = false;
     ad_actionability last = {0};
     int samples = 0, rc = -1;
+    bool checked = false; /* the outcome is the checks' (else the resolution's) */
     for (;;) {
         ad_tree_clear(&r->tree);
         ad_identity_index_free(r->idx);
@@ -107,6 +132,7 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
             if (e.code == AD_TIMEOUT && ad_now_us() >= deadline && have_last) {
                 ad_error_clear(&e);
                 not_actionable(spec, headed, &last, err);
+                checked = true;
                 break;
             }
             if (e.code != AD_TIMEOUT || ad_now_us() >= deadline) {
@@ -124,6 +150,7 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
         if (a.actionable && pointer_delivery(spec, headed))
             check_receives_events(ctx, r, &a);
         if (a.actionable || a.terminal || ad_now_us() >= deadline) {
+            checked = true;
             if (a.actionable)
                 rc = 0;
             else
@@ -143,5 +170,6 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
     }
     if (have_last)
         ad_actionability_clear(&last);
+    trace_preflight(ctx, r, w, checked, rc, err);
     return rc;
 }

@@ -36,6 +36,8 @@ int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+/* trace show and trace export (commands/trace.c). */
+int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);
 

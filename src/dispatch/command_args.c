@@ -490,11 +490,11 @@ const ad_arg_spec ad_args_cursor_overlay[] = {
 const ad_arg_spec ad_args_trace[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .required = true,
      .choices = "show|export", .help = "Subcommand."},
-    {.name = "limit", .type = AD_ARG_INT,
+    {.name = "limit", .type = AD_ARG_INT, .action_defaults = "show=500|export=5000",
      .help = "Last N events (default 500 for show, 5000 for export); 0 means all."},
-    {.name = "event", .type = AD_ARG_STRING,
+    {.name = "event", .type = AD_ARG_STRING, .only_for = "show",
      .help = "show: keep only events whose name starts with this prefix."},
-    {.name = "out", .type = AD_ARG_STRING,
+    {.name = "out", .type = AD_ARG_STRING, .only_for = "export",
      .help = "export: output path for the HTML viewer (default: in the session directory)."},
     {0},
 };

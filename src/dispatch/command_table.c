@@ -248,7 +248,7 @@ const ad_command ad_commands[] = {
      .summary = "Start, end, list, and clean up sessions."},
     {.name = "cursor-overlay", .group = G_SYS, .args = ad_args_cursor_overlay,
      .summary = "Configure the presentation-only agent cursor."},
-    {.name = "trace", .group = G_SYS, .args = ad_args_trace,
+    {.name = "trace", .group = G_SYS, .args = ad_args_trace, .handler = ad_cmd_trace,
      .summary = "Read merged session trace timelines."},
 
     /* Batch */

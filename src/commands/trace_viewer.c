@@ -1,0 +1,281 @@
+/* trace_viewer.c: the trace export's HTML (trace_viewer.h). */
+#include "commands/trace_viewer.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} html_buf;
+
+static void put_n(html_buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *nb = realloc(b->buf, cap);
+        if (!nb) {
+            b->failed = true;
+            return;
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+static void put(html_buf *b, const char *s)
+{
+    put_n(b, s, strlen(s));
+}
+
+static void putf(html_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(html_buf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        put_n(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* Text and attribute values: every character that could end either is escaped. */
+static void put_escaped(html_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': put(b, "&amp;"); break;
+        case '<': put(b, "&lt;"); break;
+        case '>': put(b, "&gt;"); break;
+        case '"': put(b, "&quot;"); break;
+        case '\'': put(b, "&#39;"); break;
+        default: put_n(b, s, 1);
+        }
+    }
+}
+
+static const char *str(const json_t *ev, const char *key)
+{
+    return json_string_value(json_object_get(ev, key));
+}
+
+static void put_time(html_buf *b, json_int_t ts_ms)
+{
+    time_t s = (time_t)(ts_ms / 1000);
+    struct tm tm;
+    char text[32] = "?";
+    if (gmtime_r(&s, &tm))
+        strftime(text, sizeof(text), "%H:%M:%S", &tm);
+    putf(b, "%s.%03d", text, (int)(ts_ms % 1000));
+}
+
+/* The keys every event has, shown in their own columns rather than under details. */
+static bool common_key(const char *k)
+{
+    static const char *const keys[] = {"event", "seq", "ts_ms", "segment", "session_id",
+                                       "writer_pid", "writer_proc_start_ms", "command", "ok",
+                                       "duration_ms", "code"};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+static void put_details(html_buf *b, const json_t *ev)
+{
+    json_t *rest = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)ev, k, v) if (!common_key(k)) json_object_set(rest, k, v);
+    if (json_object_size(rest)) {
+        char *s = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+        put_escaped(b, s);
+        free(s);
+    }
+    json_decref(rest);
+}
+
+static void put_outcome(html_buf *b, const json_t *ev)
+{
+    json_t *ok = json_object_get(ev, "ok");
+    if (json_is_true(ok))
+        put(b, "<span class=\"ok\">ok</span>");
+    else if (json_is_false(ok)) {
+        put(b, "<span class=\"bad\">error ");
+        put_escaped(b, str(ev, "code"));
+        put(b, "</span>");
+    }
+}
+
+static const char style[] =
+    "body{font:14px system-ui,sans-serif;margin:16px;color:#1a1a1a;background:#fafafa}"
+    "h1{font-size:20px}h2{font-size:16px;margin-top:24px}"
+    "table{border-collapse:collapse;width:100%;background:#fff}"
+    "th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}"
+    "th{background:#eef}td.details{font:12px monospace;word-break:break-all}"
+    ".ok{color:#0a6b0a;font-weight:600}.bad{color:#b00020;font-weight:600}"
+    "tr.snapshot td{background:#f2f8ff}tr.failed td{background:#fff0f0}"
+    "#filters label{margin-right:10px;white-space:nowrap}.hidden{display:none}"
+    "img{max-width:45%;border:1px solid #ccc;margin:4px}";
+
+/* Filters: the text box keeps events whose name starts with it, each checkbox shows or hides
+ * one event name, "failures only" keeps failed commands. */
+static const char script[] =
+    "(function(){var rows=[].slice.call(document.querySelectorAll('tr.ev'));"
+    "var box=document.getElementById('prefix'),fail=document.getElementById('failures');"
+    "var checks=[].slice.call(document.querySelectorAll('input.evname'));"
+    "function apply(){var p=box.value,off={},n=0;checks.forEach(function(c){"
+    "if(!c.checked)off[c.value]=1;});rows.forEach(function(r){var e=r.dataset.event;"
+    "var show=e.indexOf(p)===0&&!off[e]&&(!fail.checked||r.dataset.failed==='1');"
+    "r.classList.toggle('hidden',!show);if(show)n++;});"
+    "document.getElementById('shown').textContent=n;}"
+    "box.addEventListener('input',apply);fail.addEventListener('change',apply);"
+    "checks.forEach(function(c){c.addEventListener('change',apply);});apply();})();";
+
+static void put_filters(html_buf *b, const json_t *events)
+{
+    json_t *names = json_object();
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev) {
+        const char *e = str(ev, "event");
+        if (e) {
+            json_t *c = json_object_get(names, e);
+            json_object_set_new(names, e, json_integer(c ? json_integer_value(c) + 1 : 1));
+        }
+    }
+    put(b, "<div id=\"filters\"><label>Event prefix <input id=\"prefix\" type=\"text\" "
+           "placeholder=\"command.\"></label><label><input id=\"failures\" type=\"checkbox\">"
+           " failed commands only</label><br>");
+    const char *k;
+    json_t *v;
+    json_object_foreach(names, k, v) {
+        put(b, "<label><input class=\"evname\" type=\"checkbox\" checked value=\"");
+        put_escaped(b, k);
+        put(b, "\"> ");
+        put_escaped(b, k);
+        putf(b, " (%" JSON_INTEGER_FORMAT ")</label>", json_integer_value(v));
+    }
+    put(b, "</div>");
+    json_decref(names);
+}
+
+static void put_commands(html_buf *b, const json_t *events)
+{
+    put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
+           "<th>Outcome</th><th>Duration</th></tr>");
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev) {
+        const char *e = str(ev, "event");
+        if (!e || strcmp(e, "command.end") != 0)
+            continue;
+        put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
+        put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
+        put(b, "</td><td>");
+        put_escaped(b, str(ev, "command"));
+        put(b, "</td><td>");
+        put_outcome(b, ev);
+        putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
+             json_integer_value(json_object_get(ev, "duration_ms")));
+    }
+    put(b, "</table>");
+}
+
+static void put_screens(html_buf *b, const json_t *pair)
+{
+    const char *before = str(pair, "before"), *after = str(pair, "after");
+    if (before) {
+        put(b, "<div>before <img alt=\"before\" src=\"");
+        put_escaped(b, before);
+        put(b, "\"></div>");
+    }
+    if (after) {
+        put(b, "<div>after <img alt=\"after\" src=\"");
+        put_escaped(b, after);
+        put(b, "\"></div>");
+    }
+}
+
+static void put_timeline(html_buf *b, const ad_trace_viewer_input *in)
+{
+    put(b, "<h2>Timeline (<span id=\"shown\"></span> shown)</h2><table id=\"timeline\"><tr>"
+           "<th>Time (UTC)</th><th>Segment</th><th>Seq</th><th>Event</th><th>Command</th>"
+           "<th>Outcome</th><th>Duration</th><th>Details</th></tr>");
+    size_t i;
+    json_t *ev;
+    json_array_foreach(in->events, i, ev) {
+        const char *e = str(ev, "event");
+        bool failed = json_is_false(json_object_get(ev, "ok"));
+        bool snap = e && strncmp(e, "snapshot.", 9) == 0;
+        putf(b, "<tr class=\"ev%s%s\" data-failed=\"%d\" data-seq=\"%" JSON_INTEGER_FORMAT
+                "\" data-event=\"", failed ? " failed" : "", snap ? " snapshot" : "", failed,
+             json_integer_value(json_object_get(ev, "seq")));
+        put_escaped(b, e);
+        put(b, "\" data-segment=\"");
+        put_escaped(b, str(ev, "segment"));
+        put(b, "\"><td>");
+        put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
+        put(b, "</td><td>");
+        put_escaped(b, str(ev, "segment"));
+        putf(b, "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
+             json_integer_value(json_object_get(ev, "seq")));
+        put_escaped(b, e);
+        put(b, "</td><td>");
+        put_escaped(b, str(ev, "command"));
+        put(b, "</td><td>");
+        put_outcome(b, ev);
+        put(b, "</td><td>");
+        if (json_is_integer(json_object_get(ev, "duration_ms")))
+            putf(b, "%" JSON_INTEGER_FORMAT " ms",
+                 json_integer_value(json_object_get(ev, "duration_ms")));
+        put(b, "</td><td class=\"details\">");
+        put_details(b, ev);
+        put_screens(b, json_array_get(in->screens, i));
+        put(b, "</td></tr>");
+    }
+    put(b, "</table>");
+}
+
+char *ad_trace_viewer_html(const ad_trace_viewer_input *in, size_t *len)
+{
+    html_buf b = {0};
+    put(&b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+            "<title>agent-desktop trace ");
+    put_escaped(&b, in->session_id);
+    put(&b, "</title><style>");
+    put(&b, style);
+    put(&b, "</style></head><body><h1>agent-desktop trace <code>");
+    put_escaped(&b, in->session_id);
+    putf(&b, "</code></h1><p id=\"summary\">%zu of %zu events%s. Times are UTC. Sensitive "
+             "fields read {\"redacted\": true}; screenshots are not redacted.</p>",
+         json_array_size(in->events), in->total_events,
+         in->truncated ? " (the earliest were left out: export with --limit 0 for all)" : "");
+    put_filters(&b, in->events);
+    put_commands(&b, in->events);
+    put_timeline(&b, in);
+    put(&b, "<script>");
+    put(&b, script);
+    put(&b, "</script></body></html>\n");
+    if (b.failed) {
+        free(b.buf);
+        return NULL;
+    }
+    *len = b.len;
+    return b.buf;
+}

@@ -1,0 +1,377 @@
+/* test_traces.c: the trace writer (segments, seq, budget, --trace PATH, --trace-strict),
+ * redaction, and trace show's merge order, through ad_dispatch and the fake adapter. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands/trace_read.h"
+#include "core/trace_redact.h"
+#include "dispatch/trace_writer.h"
+#include "fake_adapter.h"
+#include "test_util.h"
+
+/* ---- redaction ---- */
+
+static void test_sensitive_keys(void **state)
+{
+    (void)state;
+    const char *hidden[] = {"text", "value", "name", "title", "url", "label", "description",
+                            "password", "windowTitle", "window_title", "URLValue", "accessibleName",
+                            "json", "Value"};
+    for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
+        assert_true(ad_trace_key_sensitive(hidden[i]));
+    const char *readable[] = {"app", "app_name", "command", "ref", "snapshot_id", "code",
+                              "duration_ms", "context", "role", "event", "total_matches"};
+    for (size_t i = 0; i < sizeof(readable) / sizeof(readable[0]); i++)
+        assert_false(ad_trace_key_sensitive(readable[i]));
+}
+
+static void test_redact_nested_and_secure(void **state)
+{
+    (void)state;
+    json_t *v = json_loads("{\"command\":\"type\",\"args\":{\"ref_id\":\"@s1:e2\",\"text\":"
+                           "\"hunter2\",\"items\":[{\"windowTitle\":\"Bank\",\"n\":1}]},"
+                           "\"node\":{\"secure\":true,\"role\":\"textfield\",\"value\":"
+                           "\"hunter3\"},\"pw\":{\"role\":\"password text\",\"text\":\"x9\"}}",
+                           0, NULL);
+    ad_trace_redact(v);
+    char *s = json_dumps(v, JSON_SORT_KEYS);
+    assert_null(strstr(s, "hunter2"));
+    assert_null(strstr(s, "hunter3"));
+    assert_null(strstr(s, "Bank"));
+    assert_null(strstr(s, "x9"));
+    assert_string_equal(tu_str(v, "command"), "type");
+    assert_string_equal(tu_str(v, "args.ref_id"), "@s1:e2");
+    assert_true(json_is_true(tu_at(v, "args.text.redacted")));
+    assert_true(json_is_true(tu_at(v, "args.items.0.windowTitle.redacted")));
+    /* A secure field's value is gone, not even marked. */
+    assert_null(tu_at(v, "node.value"));
+    assert_null(tu_at(v, "pw.text"));
+    assert_string_equal(tu_str(v, "node.role"), "textfield");
+    free(s);
+    json_decref(v);
+}
+
+/* ---- reading back ---- */
+
+static void test_merge_keeps_segment_order(void **state)
+{
+    (void)state;
+    json_t *events = json_array();
+    json_t *warnings = json_array();
+    /* Two writers at the same millisecond, and one a millisecond earlier. */
+    const char *a = "{\"event\":\"trace.meta\",\"seq\":0,\"ts_ms\":10,\"segment\":\"2-5\"}\n"
+                    "{\"event\":\"command.start\",\"seq\":1,\"ts_ms\":10,\"segment\":\"2-5\"}\n"
+                    "{\"event\":\"command.end\",\"seq\":2,\"ts_ms\":12,\"segment\":\"2-5\"}\n";
+    const char *b = "{\"event\":\"trace.meta\",\"seq\":0,\"ts_ms\":9,\"segment\":\"1-5\"}\n"
+                    "{\"event\":\"command.start\",\"seq\":1,\"ts_ms\":10,\"segment\":\"1-5\"}\n"
+                    "not json\n"
+                    "{\"event\":\"command.end\",\"seq\":2,\"ts_ms\":11,\"segment\":\"1-5\"}\n"
+                    "{\"event\":\"torn";
+    ad_trace_segment_parse("2-5", a, strlen(a), events, warnings);
+    ad_trace_segment_parse("1-5", b, strlen(b), events, warnings);
+    ad_trace_merge(events);
+    const char *want[][2] = {{"1-5", "0"}, {"1-5", "1"}, {"2-5", "0"}, {"2-5", "1"},
+                             {"1-5", "2"}, {"2-5", "2"}};
+    assert_int_equal(json_array_size(events), 6);
+    for (size_t i = 0; i < 6; i++) {
+        json_t *ev = json_array_get(events, i);
+        assert_string_equal(tu_str(ev, "segment"), want[i][0]);
+        assert_int_equal(tu_int(ev, "seq"), atoi(want[i][1]));
+    }
+    assert_int_equal(json_array_size(warnings), 2);
+    assert_int_equal(tu_int(warnings, "0.line"), 3);
+    assert_int_equal(tu_int(warnings, "1.line"), 5);
+    /* The prefix applies before the limit. */
+    size_t matched = 0;
+    json_t *sel = ad_trace_select(events, "command.end", 1, &matched);
+    assert_int_equal(matched, 2);
+    assert_int_equal(json_array_size(sel), 1);
+    assert_string_equal(tu_str(sel, "0.segment"), "2-5");
+    json_decref(sel);
+    json_decref(events);
+    json_decref(warnings);
+}
+
+/* ---- the writer through dispatch ---- */
+
+typedef struct {
+    tu_bed *bed;
+    char *session_dir, *trace_dir, *segment;
+} fx;
+
+static void mkdir_private(const char *path)
+{
+    assert_true(mkdir(path, 0700) == 0);
+}
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof(*f));
+    f->bed = tu_bed_new(fk("window|n=Form", fk("button|n=Save|a=Click|b=10,10,80,30", NULL),
+                           fk("textfield|n=Secret|a=SetValue|cap=editable|secure", NULL), NULL));
+    char *sessions = NULL, *manifest = NULL;
+    assert_true(asprintf(&sessions, "%s/sessions", f->bed->home.state) > 0);
+    assert_true(asprintf(&f->session_dir, "%s/s1", sessions) > 0);
+    assert_true(asprintf(&f->trace_dir, "%s/trace", f->session_dir) > 0);
+    assert_true(asprintf(&manifest, "%s/session.json", f->session_dir) > 0);
+    assert_true(asprintf(&f->segment, "%s/%ld-%lld.jsonl", f->trace_dir, (long)getpid(),
+                         (long long)ad_trace_proc_start_ms()) > 0);
+    mkdir_private(f->bed->home.state);
+    mkdir_private(sessions);
+    mkdir_private(f->session_dir);
+    tu_write_file(manifest, "{\"schema\":1,\"session_id\":\"s1\",\"name\":null,\"created_at\":1,"
+                            "\"ended_at\":null,\"trace\":\"on\",\"artifacts\":\"events\","
+                            "\"screenshots\":false,\"cursor\":false,\"multi_agent\":false}");
+    free(sessions);
+    free(manifest);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    tu_bed_free(f->bed);
+    free(f->session_dir);
+    free(f->trace_dir);
+    free(f->segment);
+    free(f);
+    return 0;
+}
+
+static json_t *run(fx *f, const char *cmd, json_t *args, json_t *globals, int want_exit)
+{
+    return tu_run_exit(fake_base(f->bed->fake), cmd, args, globals, want_exit);
+}
+
+static json_t *in_session(void)
+{
+    return json_pack("{s:s}", "session", "s1");
+}
+
+/* Every line of a file as JSON (each must parse), or an empty array when it is absent. */
+static json_t *lines_of(const char *path)
+{
+    json_t *out = json_array();
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    for (char *p = text; p && *p;) {
+        char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        json_t *ev = json_loadb(p, (size_t)(nl - p), 0, NULL);
+        assert_non_null(ev);
+        json_array_append_new(out, ev);
+        p = nl + 1;
+    }
+    free(text);
+    return out;
+}
+
+static void test_session_segment(void **state)
+{
+    fx *f = *state;
+    json_decref(run(f, "snapshot", tu_args("snapshot", "{}"), in_session(), 0));
+    json_t *st = run(f, "status", tu_args("status", "{}"), in_session(), 0);
+    assert_true(json_is_true(tu_at(st, "data.tracing")));
+    json_decref(st);
+    struct stat sb;
+    assert_int_equal(stat(f->trace_dir, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0700);
+    assert_int_equal(stat(f->segment, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+    json_t *lines = lines_of(f->segment);
+    const char *want[] = {"trace.meta", "command.start", "snapshot.saved", "command.end",
+                          "command.start", "command.end"};
+    assert_int_equal(json_array_size(lines), 6);
+    for (size_t i = 0; i < 6; i++) {
+        json_t *ev = json_array_get(lines, i);
+        assert_string_equal(tu_str(ev, "event"), want[i]);
+        /* seq counts the segment's lines, across the two commands of this process. */
+        assert_int_equal(tu_int(ev, "seq"), (long long)i);
+        assert_string_equal(tu_str(ev, "session_id"), "s1");
+        assert_int_equal(tu_int(ev, "writer_pid"), getpid());
+    }
+    assert_int_equal(tu_int(lines, "0.schema"), 1);
+    assert_string_equal(tu_str(lines, "0.os"), "linux");
+    assert_string_equal(tu_str(lines, "2.app"), "form");
+    assert_true(json_is_true(tu_at(lines, "3.ok")));
+    assert_true(json_is_integer(tu_at(lines, "3.duration_ms")));
+    json_decref(lines);
+}
+
+static void test_ref_action_events_and_secret(void **state)
+{
+    fx *f = *state;
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{}"), in_session(), 0);
+    const char *save = tu_str(tu_node_named(tu_at(env, "data.tree"), "Save"), "ref_id");
+    const char *secret = tu_str(tu_node_named(tu_at(env, "data.tree"), "Secret"), "ref_id");
+    json_decref(run(f, "click", tu_args("click", "{s:s}", "ref_id", save), in_session(), 0));
+    json_decref(run(f, "set-value", tu_args("set-value", "{s:s, s:s}", "ref_id", secret,
+                                            "value", "hunter2"), in_session(), 0));
+    json_decref(run(f, "click", tu_args("click", "{s:s}", "ref_id", "@s0000000:e1"),
+                    in_session(), 1));
+    json_decref(env);
+    size_t len = 0;
+    char *text = tu_read_file(f->segment, &len);
+    assert_null(strstr(text, "hunter2"));
+    free(text);
+    json_t *lines = lines_of(f->segment);
+    int ok = 0, checks = 0, errors = 0;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(lines, i, ev) {
+        const char *e = tu_str(ev, "event");
+        ok += strcmp(e, "ref.resolve.ok") == 0;
+        checks += strcmp(e, "actionability.check.ok") == 0;
+        if (strcmp(e, "ref.resolve.error") == 0) {
+            errors++;
+            assert_string_equal(tu_str(ev, "code"), "SNAPSHOT_NOT_FOUND");
+        }
+    }
+    assert_int_equal(ok, 2);
+    assert_int_equal(checks, 2);
+    assert_int_equal(errors, 1);
+    json_decref(lines);
+}
+
+static void test_trace_path_takes_the_events(void **state)
+{
+    fx *f = *state;
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/run.jsonl", f->bed->home.dir) > 0);
+    json_t *g = json_pack("{s:s, s:s}", "session", "s1", "trace", path);
+    json_decref(run(f, "status", tu_args("status", "{}"), g, 0));
+    json_t *lines = lines_of(path);
+    assert_int_equal(json_array_size(lines), 3);
+    assert_string_equal(tu_str(lines, "2.event"), "command.end");
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+    /* The session's trace received nothing. */
+    assert_int_equal(access(f->trace_dir, F_OK), -1);
+    json_decref(lines);
+    free(path);
+}
+
+static void test_strict(void **state)
+{
+    fx *f = *state;
+    /* Nothing to trace: INVALID_ARGS. */
+    json_t *g = json_pack("{s:b}", "trace_strict", 1);
+    json_t *env = run(f, "status", tu_args("status", "{}"), g, 1);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    json_decref(env);
+    /* A trace that cannot be opened fails the click before it acts. */
+    env = run(f, "snapshot", tu_args("snapshot", "{}"), NULL, 0);
+    char *save = strdup(tu_str(tu_node_named(tu_at(env, "data.tree"), "Save"), "ref_id"));
+    json_decref(env);
+    g = json_pack("{s:b, s:s}", "trace_strict", 1, "trace", f->bed->home.dir);
+    env = run(f, "click", tu_args("click", "{s:s}", "ref_id", save), g, 1);
+    assert_string_equal(tu_str(env, "error.details.kind"), "trace_unavailable");
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    assert_int_equal(f->bed->fake->n_act, 0);
+    json_decref(env);
+    /* Without --trace-strict the same failure only loses the trace. */
+    g = json_pack("{s:s}", "trace", f->bed->home.dir);
+    json_decref(run(f, "click", tu_args("click", "{s:s}", "ref_id", save), g, 0));
+    assert_int_equal(f->bed->fake->n_act, 1);
+    free(save);
+}
+
+static void write_segment_of(fx *f, const char *name, const char *text)
+{
+    mkdir(f->trace_dir, 0700);
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/%s", f->trace_dir, name) > 0);
+    tu_write_file(path, text);
+    free(path);
+}
+
+static void test_budget_events(void **state)
+{
+    fx *f = *state;
+    const char *full = "{\"event\":\"command.end\",\"seq\":99999,\"ts_ms\":1,\"segment\":\"1-1\"}\n";
+    write_segment_of(f, "1-1.jsonl", full);
+    json_decref(run(f, "status", tu_args("status", "{}"), in_session(), 0));
+    json_t *lines = lines_of(f->segment);
+    assert_int_equal(json_array_size(lines), 0);
+    json_decref(lines);
+    /* Old events stay readable. */
+    json_t *env = run(f, "trace", tu_args("trace", "{s:s}", "action", "show"), in_session(), 0);
+    assert_int_equal(tu_int(env, "data.total_events"), 1);
+    json_decref(env);
+}
+
+static void test_budget_bytes(void **state)
+{
+    fx *f = *state;
+    write_segment_of(f, "1-1.jsonl", "");
+    char *path = NULL;
+    assert_true(asprintf(&path, "%s/1-1.jsonl", f->trace_dir) > 0);
+    assert_int_equal(truncate(path, AD_TRACE_BYTES_MAX - 100), 0); /* sparse: cheap */
+    json_decref(run(f, "status", tu_args("status", "{}"), in_session(), 0));
+    json_t *lines = lines_of(f->segment);
+    /* trace.meta (~200 bytes) does not fit in the last 100 bytes. */
+    assert_int_equal(json_array_size(lines), 0);
+    json_decref(lines);
+    free(path);
+}
+
+static void test_budget_entries(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < AD_TRACE_ENTRIES_MAX; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "%d-1.jsonl", 100000 + i);
+        write_segment_of(f, name, "");
+    }
+    json_decref(run(f, "status", tu_args("status", "{}"), in_session(), 0));
+    assert_int_equal(access(f->segment, F_OK), -1);
+    assert_int_equal(tu_count_entries(f->trace_dir), AD_TRACE_ENTRIES_MAX);
+}
+
+static void test_show_needs_recorded_events(void **state)
+{
+    fx *f = *state;
+    json_t *env = run(f, "trace", tu_args("trace", "{s:s}", "action", "show"), in_session(), 1);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    json_decref(env);
+    env = run(f, "trace", tu_args("trace", "{s:s}", "action", "show"), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    json_decref(env);
+    json_decref(run(f, "snapshot", tu_args("snapshot", "{}"), in_session(), 0));
+    env = run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "show", "event", "snapshot."),
+              in_session(), 0);
+    assert_int_equal(tu_int(env, "data.matched_events"), 1);
+    assert_int_equal(tu_int(env, "data.segments"), 1);
+    assert_string_equal(tu_str(env, "data.events.0.event"), "snapshot.saved");
+    json_decref(env);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sensitive_keys),
+        cmocka_unit_test(test_redact_nested_and_secure),
+        cmocka_unit_test(test_merge_keeps_segment_order),
+        cmocka_unit_test_setup_teardown(test_session_segment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ref_action_events_and_secret, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_path_takes_the_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_entries, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_show_needs_recorded_events, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

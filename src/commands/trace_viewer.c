@@ -113,7 +113,7 @@ static void put_outcome(html_buf *b, const json_t *ev)
     json_t *ok = json_object_get(ev, "ok");
     if (json_is_true(ok))
         put(b, "<span class=\"ok\">ok</span>");
-    else if (json_is_false(ok)) {
+    else if (json_is_false(ok) || str(ev, "code")) { /* a failed command, or a failed step */
         put(b, "<span class=\"bad\">error ");
         put_escaped(b, str(ev, "code"));
         put(b, "</span>");

@@ -72,6 +72,13 @@ AdResult ad_snapshot(const struct AdAdapter *adapter, const char *app, int32_t s
                      uint8_t max_depth, bool interactive_only, bool compact, char **out);
 AdResult ad_status(const struct AdAdapter *adapter, char **out);
 AdResult ad_version(char **out);
+/* The adapter's session trace (commands/system.md, trace): the merged timeline, the last
+ * `limit` events (0: all) whose name starts with event_prefix (NULL: any); and the HTML
+ * viewer, written to out_path (NULL: trace-<session>.html in the session directory). */
+AdResult ad_trace_show(const struct AdAdapter *adapter, int32_t limit, const char *event_prefix,
+                       char **out);
+AdResult ad_trace_export(const struct AdAdapter *adapter, int32_t limit, const char *out_path,
+                         char **out);
 
 /* The calling thread's last failure. */
 AdResult ad_last_error_code(void);

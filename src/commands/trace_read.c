@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/state_files.h"
+#include "dispatch/trace_writer.h"
 
 static void warn(json_t *warnings, const char *segment, size_t line, const char *reason)
 {
@@ -70,12 +71,6 @@ void ad_trace_merge(json_t *events)
     free(items);
 }
 
-static bool is_segment(const char *name)
-{
-    size_t n = strlen(name);
-    return name[0] != '.' && n > 6 && strcmp(name + n - 6, ".jsonl") == 0;
-}
-
 static int no_trace(ad_error *err, const char *why)
 {
     ad_error_set(err, AD_INVALID_ARGS, "trace needs an active session with a trace: %s", why);
@@ -103,7 +98,7 @@ int ad_trace_timeline_read(ad_ctx *ctx, ad_trace_timeline *ret, ad_error *err)
     DIR *d = ad_state_dir_entries(&dir);
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        if (!is_segment(e->d_name))
+        if (!ad_trace_is_segment_name(e->d_name))
             continue;
         char *text = NULL;
         size_t len = 0;

@@ -137,7 +137,7 @@ static int64_t last_seq(int dirfd, const char *name, off_t size)
     return seq;
 }
 
-static bool is_segment(const char *name)
+bool ad_trace_is_segment_name(const char *name)
 {
     size_t n = strlen(name);
     return name[0] != '.' && n > 6 && strcmp(name + n - 6, ".jsonl") == 0;
@@ -155,7 +155,7 @@ static void count_budget(ad_trace_writer *w, const ad_state_dir *dir, const char
             continue;
         entries++;
         struct stat st;
-        if (!is_segment(e->d_name) ||
+        if (!ad_trace_is_segment_name(e->d_name) ||
             fstatat(dir->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
             continue;
         own_exists = own_exists || strcmp(e->d_name, own) == 0;

@@ -56,6 +56,9 @@ int ad_trace_writer_emit(ad_trace_writer *w, const char *event, json_t *fields_s
 /* Closes and frees w (NULL is fine). */
 void ad_trace_writer_close(ad_trace_writer *w);
 
+/* True for a segment's file name in trace/: not hidden, ending in .jsonl. */
+bool ad_trace_is_segment_name(const char *name);
+
 /* This process's start, in ms since the epoch (/proc/self/stat), the segment's name part. */
 int64_t ad_trace_proc_start_ms(void);
 

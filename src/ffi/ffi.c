@@ -182,6 +182,24 @@ AdResult ad_version(char **out)
     return run(NULL, "version", json_object(), out);
 }
 
+AdResult ad_trace_show(const struct AdAdapter *adapter, int32_t limit, const char *event_prefix,
+                       char **out)
+{
+    json_t *args = json_pack("{s:s, s:i}", "action", "show", "limit", (int)limit);
+    if (event_prefix)
+        json_object_set_new(args, "event", json_string(event_prefix));
+    return run(adapter, "trace", args, out);
+}
+
+AdResult ad_trace_export(const struct AdAdapter *adapter, int32_t limit, const char *out_path,
+                         char **out)
+{
+    json_t *args = json_pack("{s:s, s:i}", "action", "export", "limit", (int)limit);
+    if (out_path)
+        json_object_set_new(args, "out", json_string(out_path));
+    return run(adapter, "trace", args, out);
+}
+
 AdResult ad_last_error_code(void) { return tl_error.code; }
 const char *ad_last_error_message(void) { return tl_error.message; }
 const char *ad_last_error_suggestion(void) { return tl_error.suggestion; }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -84,6 +86,57 @@ static void test_snapshot_error_envelope_and_last_error(void **state)
     ad_free_string(NULL);
 }
 
+/* A session with a manifest that traces, under the test's AGENT_DESKTOP_HOME. */
+static void make_tracing_session(const char *id)
+{
+    const char *home = getenv("AGENT_DESKTOP_HOME");
+    char path[512];
+    mkdir(home, 0700);
+    snprintf(path, sizeof(path), "%s/sessions", home);
+    mkdir(path, 0700);
+    snprintf(path, sizeof(path), "%s/sessions/%s", home, id);
+    mkdir(path, 0700);
+    snprintf(path, sizeof(path), "%s/sessions/%s/session.json", home, id);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"schema\":1,\"session_id\":\"%s\",\"trace\":\"on\",\"ended_at\":null}", id);
+    fclose(f);
+    chmod(path, 0600);
+}
+
+static void test_trace_show_and_export(void **state)
+{
+    (void)state;
+    setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/ad-test-bus", 1);
+    char *out = NULL;
+    struct AdAdapter *none = ad_adapter_create();
+    assert_int_equal(ad_trace_show(none, 0, NULL, &out), AD_RESULT_ERR_INVALID_ARGS);
+    ad_free_string(out);
+    ad_adapter_destroy(none);
+    char id[64];
+    snprintf(id, sizeof(id), "ffi-trace-%ld", (long)getpid());
+    make_tracing_session(id);
+    struct AdAdapter *a = ad_adapter_create_with_session(id);
+    assert_int_equal(ad_status(a, &out), AD_RESULT_OK);
+    ad_free_string(out);
+    assert_int_equal(ad_trace_show(a, 0, "command.end", &out), AD_RESULT_OK);
+    json_t *env = parse(out);
+    json_t *data = json_object_get(env, "data");
+    assert_int_equal(json_integer_value(json_object_get(data, "matched_events")), 1);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(data, "events"), 0), "command")),
+                        "status");
+    json_decref(env);
+    assert_int_equal(ad_trace_export(a, 0, NULL, &out), AD_RESULT_OK);
+    env = parse(out);
+    const char *path = json_string_value(json_object_get(json_object_get(env, "data"), "path"));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    json_decref(env);
+    ad_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_version_envelope),
         cmocka_unit_test(test_status_without_a_bus),
         cmocka_unit_test(test_snapshot_error_envelope_and_last_error),
+        cmocka_unit_test(test_trace_show_and_export),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

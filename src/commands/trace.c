@@ -14,6 +14,7 @@
 #include "core/ctx.h"
 #include "core/state_files.h"
 #include "core/utf8.h"
+#include "dispatch/trace_writer.h"
 
 /* What the session recorded besides trace.meta lines and the trace command's own events
  * (this very command has written its command.start before the handler runs). */
@@ -115,11 +116,10 @@ static json_t *embed_screens(ad_ctx *ctx, const json_t *events, size_t *embedded
                              size_t *skipped)
 {
     json_t *screens = json_array();
-    ad_state_dir ns = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
-    const char *names[] = {"trace", "screens"};
+    ad_state_dir trace = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
     ad_error e = AD_ERROR_INIT;
-    bool open = ad_state_namespace_open(ctx->state_root, ctx->session_id, false, &ns, &e) == 0 &&
-                ad_state_dir_walk(&ns, names, 2, false, &dir, &e) == 0;
+    bool open = ad_trace_dir_open(ctx->state_root, ctx->session_id, false, &trace, &e) == 0 &&
+                ad_state_dir_sub(&trace, "screens", false, &dir, &e) == 0;
     ad_error_clear(&e);
     size_t i;
     json_t *ev;
@@ -143,7 +143,7 @@ static json_t *embed_screens(ad_ctx *ctx, const json_t *events, size_t *embedded
         json_array_append_new(screens, pair);
     }
     ad_state_dir_close(&dir);
-    ad_state_dir_close(&ns);
+    ad_state_dir_close(&trace);
     return screens;
 }
 

@@ -84,11 +84,8 @@ int ad_trace_timeline_read(ad_ctx *ctx, ad_trace_timeline *ret, ad_error *err)
     *ret = (ad_trace_timeline){0};
     if (!ctx->session_id)
         return no_trace(err, "no session is selected");
-    ad_state_dir ns = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
-    int rc = ad_state_namespace_open(ctx->state_root, ctx->session_id, false, &ns, err);
-    if (rc == 0)
-        rc = ad_state_dir_sub(&ns, "trace", false, &dir, err);
-    ad_state_dir_close(&ns);
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    int rc = ad_trace_dir_open(ctx->state_root, ctx->session_id, false, &dir, err);
     if (rc < 0)
         return -1;
     if (rc > 0)

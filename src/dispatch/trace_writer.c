@@ -168,14 +168,22 @@ static void count_budget(ad_trace_writer *w, const ad_state_dir *dir, const char
     w->entries_spent = !own_exists && entries >= AD_TRACE_ENTRIES_MAX;
 }
 
+int ad_trace_dir_open(const char *root, const char *session_id, bool create, ad_state_dir *ret,
+                      ad_error *err)
+{
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    int rc = ad_state_namespace_open(root, session_id, false, &ns, err);
+    if (rc == 0)
+        rc = ad_state_dir_sub(&ns, "trace", create, ret, err);
+    ad_state_dir_close(&ns);
+    return rc;
+}
+
 static int open_session_segment(ad_trace_writer *w, const char *root, const char *session_id,
                                 ad_error *err)
 {
-    ad_state_dir ns = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
-    int rc = ad_state_namespace_open(root, session_id, false, &ns, err);
-    if (rc == 0)
-        rc = ad_state_dir_sub(&ns, "trace", true, &dir, err);
-    ad_state_dir_close(&ns);
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    int rc = ad_trace_dir_open(root, session_id, true, &dir, err);
     if (rc != 0) {
         if (rc > 0)
             unavailable(err, "directory", "the session directory is missing");

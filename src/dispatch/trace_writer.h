@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/state_files.h"
 
 #define AD_TRACE_BYTES_MAX (32LL * 1024 * 1024)
 #define AD_TRACE_EVENTS_MAX 100000LL
@@ -55,6 +56,12 @@ int ad_trace_writer_emit(ad_trace_writer *w, const char *event, json_t *fields_s
 
 /* Closes and frees w (NULL is fine). */
 void ad_trace_writer_close(ad_trace_writer *w);
+
+/* Opens <root>/sessions/<session_id>/trace (made 0700 with create). Returns 0 with *ret
+ * open, 1 when the session directory or (without create) trace/ is missing, -1 with err
+ * (state_files.h). */
+int ad_trace_dir_open(const char *root, const char *session_id, bool create, ad_state_dir *ret,
+                      ad_error *err);
 
 /* True for a segment's file name in trace/: not hidden, ending in .jsonl. */
 bool ad_trace_is_segment_name(const char *name);

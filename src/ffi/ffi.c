@@ -182,22 +182,26 @@ AdResult ad_version(char **out)
     return run(NULL, "version", json_object(), out);
 }
 
+/* trace show or export: `key` (event or out) is passed only when value is not NULL. */
+static AdResult run_trace(const struct AdAdapter *adapter, const char *action, int32_t limit,
+                          const char *key, const char *value, char **out)
+{
+    json_t *args = json_pack("{s:s, s:i}", "action", action, "limit", (int)limit);
+    if (value)
+        json_object_set_new(args, key, json_string(value));
+    return run(adapter, "trace", args, out);
+}
+
 AdResult ad_trace_show(const struct AdAdapter *adapter, int32_t limit, const char *event_prefix,
                        char **out)
 {
-    json_t *args = json_pack("{s:s, s:i}", "action", "show", "limit", (int)limit);
-    if (event_prefix)
-        json_object_set_new(args, "event", json_string(event_prefix));
-    return run(adapter, "trace", args, out);
+    return run_trace(adapter, "show", limit, "event", event_prefix, out);
 }
 
 AdResult ad_trace_export(const struct AdAdapter *adapter, int32_t limit, const char *out_path,
                          char **out)
 {
-    json_t *args = json_pack("{s:s, s:i}", "action", "export", "limit", (int)limit);
-    if (out_path)
-        json_object_set_new(args, "out", json_string(out_path));
-    return run(adapter, "trace", args, out);
+    return run_trace(adapter, "export", limit, "out", out_path, out);
 }
 
 AdResult ad_last_error_code(void) { return tl_error.code; }

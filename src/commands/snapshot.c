@@ -258,7 +258,7 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
     json_object_set_new(d, "tree", pr.tree);
     ad_trace_event(ctx, "snapshot.root.saved",
                    json_pack("{s:s, s:s, s:I}", "snapshot_id", r.ref.snapshot_id, "root",
-                             r.key, "ref_count", (json_int_t)json_object_size(refs)));
+                             ad_arg_str(args, "root"), "ref_count", (json_int_t)json_object_size(refs)));
     *ret_data = d;
     rc = 0;
 done:

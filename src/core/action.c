@@ -460,7 +460,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     bool satisfied = false;
     int ok = ad_resolve_live(ctx, &r, until, &e) == 0 ? 0 : -1;
     if (ok < 0) /* the same strict resolution under the lease failed */
-        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s, s:b}", "ref", r.key,
+        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s, s:b}", "ref", ref,
                                                            "code", ad_error_code_name(e.code),
                                                            "under_lease", 1));
     if (ok == 0)

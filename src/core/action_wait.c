@@ -90,17 +90,19 @@ static void trace_preflight(ad_ctx *ctx, const ad_resolved *r, const ad_auto_wai
                             bool checked, int rc, const ad_error *err)
 {
     const char *code = rc < 0 ? ad_error_code_name(err->code) : NULL;
+    char ref[128];
+    ad_ref_format(&r->ref, ref, sizeof(ref));
     json_t *attempts = json_integer((json_int_t)w->resolve_attempts);
     if (!checked) {
-        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s?, s:o}", "ref", r->key,
-                                                           "code", code, "attempts", attempts));
+        ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s?, s:o}", "ref", ref, "code",
+                                                           code, "attempts", attempts));
         return;
     }
-    ad_trace_event(ctx, "ref.resolve.ok", json_pack("{s:s, s:s?, s:o}", "ref", r->key, "role",
+    ad_trace_event(ctx, "ref.resolve.ok", json_pack("{s:s, s:s?, s:o}", "ref", ref, "role",
                                                     rc == 0 && r->node ? r->node->role : NULL,
                                                     "attempts", json_incref(attempts)));
     ad_trace_event(ctx, rc == 0 ? "actionability.check.ok" : "actionability.check.error",
-                   json_pack("{s:s, s:s?, s:o}", "ref", r->key, "code", code, "samples",
+                   json_pack("{s:s, s:s?, s:o}", "ref", ref, "code", code, "samples",
                              json_integer((json_int_t)w->preflight_attempts)));
     json_decref(attempts);
 }

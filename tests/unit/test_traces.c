@@ -118,7 +118,10 @@ static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
     f->bed = tu_bed_new(fk("window|n=Form", fk("button|n=Save|a=Click|b=10,10,80,30", NULL),
-                           fk("textfield|n=Secret|a=SetValue|cap=editable|secure", NULL), NULL));
+                           fk("button|n=Busy|a=Click|s=disabled", NULL),
+                           fk("textfield|n=Secret|a=SetValue|cap=editable|secure", NULL),
+                           fk("group|n=Box", fk("group|n=Mid", fk("group|n=Deep",
+                              fk("button|n=Inner|a=Click", NULL), NULL), NULL), NULL), NULL));
     char *sessions = NULL, *manifest = NULL;
     assert_true(asprintf(&sessions, "%s/sessions", f->bed->home.state) > 0);
     assert_true(asprintf(&f->session_dir, "%s/s1", sessions) > 0);
@@ -244,6 +247,44 @@ static void test_ref_action_events_and_secret(void **state)
     json_decref(lines);
 }
 
+/* The events of one name in the segment. */
+static json_t *events_named(fx *f, const char *name)
+{
+    json_t *lines = lines_of(f->segment), *out = json_array();
+    size_t i;
+    json_t *ev;
+    json_array_foreach(lines, i, ev) if (strcmp(tu_str(ev, "event"), name) == 0)
+        json_array_append(out, ev);
+    json_decref(lines);
+    return out;
+}
+
+static void test_checks_error_and_drill(void **state)
+{
+    fx *f = *state;
+    json_t *env = run(f, "snapshot", tu_args("snapshot", "{s:b}", "skeleton", 1), in_session(), 0);
+    const char *busy = tu_str(tu_node_named(tu_at(env, "data.tree"), "Busy"), "ref_id");
+    const char *box = tu_str(tu_node_named(tu_at(env, "data.tree"), "Deep"), "ref_id");
+    json_decref(run(f, "click", tu_args("click", "{s:s, s:i}", "ref_id", busy, "timeout_ms", 0),
+                    in_session(), 1));
+    json_decref(run(f, "snapshot", tu_args("snapshot", "{s:s}", "root", box), in_session(), 0));
+    json_t *checks = events_named(f, "actionability.check.error");
+    assert_int_equal(json_array_size(checks), 1);
+    assert_string_equal(tu_str(checks, "0.ref"), busy);
+    assert_non_null(tu_str(checks, "0.code"));
+    json_t *drills = events_named(f, "snapshot.root.saved");
+    assert_int_equal(json_array_size(drills), 1);
+    assert_string_equal(tu_str(drills, "0.root"), box);
+    assert_string_equal(tu_str(drills, "0.snapshot_id"), tu_str(env, "data.snapshot_id"));
+    json_t *ends = events_named(f, "command.end");
+    assert_true(json_is_false(tu_at(ends, "1.ok")));
+    assert_string_equal(tu_str(ends, "1.code"), tu_str(checks, "0.code"));
+    json_decref(checks);
+    json_decref(drills);
+    json_decref(ends);
+    json_decref(env);
+}
+
 static void test_trace_path_takes_the_events(void **state)
 {
     fx *f = *state;
@@ -358,6 +399,39 @@ static void test_show_needs_recorded_events(void **state)
     json_decref(env);
 }
 
+static void test_export_embeds_screens(void **state)
+{
+    fx *f = *state;
+    /* An action.artifacts event as a screenshot session records it: one image present, one
+     * missing (skipped, not an error). */
+    write_segment_of(f, "1-1.jsonl",
+                     "{\"event\":\"trace.meta\",\"seq\":0,\"ts_ms\":1,\"segment\":\"1-1\"}\n"
+                     "{\"event\":\"action.artifacts\",\"seq\":1,\"ts_ms\":2,\"segment\":"
+                     "\"1-1\",\"before\":\"screens/b.png\",\"after\":\"screens/gone.png\"}\n");
+    char *screens = NULL, *png = NULL, *out = NULL;
+    assert_true(asprintf(&screens, "%s/screens", f->trace_dir) > 0);
+    assert_true(asprintf(&png, "%s/b.png", screens) > 0);
+    assert_true(asprintf(&out, "%s/view.html", f->bed->home.dir) > 0);
+    mkdir_private(screens);
+    tu_write_file(png, "\x89PNG-not-really");
+    json_t *env = run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "export", "out", out),
+                      in_session(), 0);
+    assert_int_equal(tu_int(env, "data.screenshots_embedded"), 1);
+    assert_int_equal(tu_int(env, "data.screenshots_skipped"), 1);
+    /* The export's default limit is 5000, not show's 500. */
+    assert_int_equal(tu_int(env, "data.returned_events"), tu_int(env, "data.total_events"));
+    char *html = tu_read_file(out, NULL);
+    assert_non_null(strstr(html, "src=\"data:image/png;base64,iVBORy1ub3QtcmVhbGx5\""));
+    char *img = strstr(html, "<img");
+    assert_non_null(img);
+    assert_null(strstr(img + 1, "<img")); /* the missing one has no image */
+    free(html);
+    json_decref(env);
+    free(screens);
+    free(png);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,12 +440,14 @@ int main(void)
         cmocka_unit_test(test_merge_keeps_segment_order),
         cmocka_unit_test_setup_teardown(test_session_segment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ref_action_events_and_secret, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checks_error_and_drill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_path_takes_the_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bytes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_show_needs_recorded_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_embeds_screens, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

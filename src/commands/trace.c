@@ -72,6 +72,7 @@ static int trace_show(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
 
 #define SCREEN_MAX (16 * 1024 * 1024)
 
+/* in as a data:image/png URI (malloc'd, the caller frees; NULL when out of memory). */
 static char *base64_data_uri(const unsigned char *in, size_t n)
 {
     static const char tab[] =
@@ -95,7 +96,8 @@ static char *base64_data_uri(const unsigned char *in, size_t n)
 }
 
 /* One image an action.artifacts event names ("screens/NAME.png", relative to trace/) as a
- * data: URI, or NULL when it is not there or not a private file of this user. */
+ * data: URI (malloc'd, the caller frees), or NULL when it is not there or not a private file
+ * of this user. */
 static char *screen_uri(const ad_state_dir *screens, const char *rel)
 {
     if (!rel || strncmp(rel, "screens/", 8) != 0 || strchr(rel + 8, '/') || !rel[8])
@@ -111,7 +113,9 @@ static char *screen_uri(const ad_state_dir *screens, const char *rel)
     return uri;
 }
 
-/* The before/after images of each embedded action.artifacts event, by event index. */
+/* The before/after images of each embedded action.artifacts event, by event index: a new
+ * array the caller owns, one {before?, after?} object per event. An image that cannot be
+ * read counts in *skipped, one embedded in *embedded. */
 static json_t *embed_screens(ad_ctx *ctx, const json_t *events, size_t *embedded,
                              size_t *skipped)
 {

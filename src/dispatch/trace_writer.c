@@ -81,7 +81,8 @@ bool ad_trace_session_on(const json_t *manifest)
 static int unavailable(ad_error *err, const char *what, const char *why)
 {
     ad_error_set(err, AD_INTERNAL, "Cannot open the trace %s: %s", what, why);
-    ad_error_suggest(err, "Run the command without --trace-strict, or fix the trace path");
+    ad_error_suggest(err, "Run the command without --trace-strict, or pass --trace a new file "
+                          "in a directory you can write");
     ad_error_detail(err, "kind", json_string("trace_unavailable"));
     return -1;
 }

@@ -27,6 +27,7 @@ struct ad_trace_writer {
     bool budgeted;        /* a session segment (--trace PATH has no budget) */
     int64_t bytes_used, events_used;
     bool entries_spent;   /* no room for a new segment: every event is dropped */
+    int64_t resume_seq;   /* the file's next seq if the seq table does not know it */
 };
 
 /* The next seq and last ts_ms of each segment this process wrote, so several commands of
@@ -39,11 +40,11 @@ static struct {
 static size_t seq_evict;
 static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int64_t ad_trace_proc_start_ms(void)
+static int64_t proc_start_ms;
+static pthread_once_t proc_start_once = PTHREAD_ONCE_INIT;
+
+static void read_proc_start(void)
 {
-    static int64_t cached = 0;
-    if (cached)
-        return cached;
     int64_t ms = 0;
     char buf[1024];
     FILE *f = fopen("/proc/self/stat", "re");
@@ -68,8 +69,13 @@ int64_t ad_trace_proc_start_ms(void)
         if (btime > 0 && hz > 0)
             ms = btime * 1000 + (int64_t)(ticks * 1000ULL / (unsigned long long)hz);
     }
-    cached = ms > 0 ? ms : ad_wall_ms(); /* without /proc: the first trace of the process */
-    return cached;
+    proc_start_ms = ms > 0 ? ms : ad_wall_ms(); /* without /proc: the process's first trace */
+}
+
+int64_t ad_trace_proc_start_ms(void)
+{
+    pthread_once(&proc_start_once, read_proc_start); /* the C library may trace from threads */
+    return proc_start_ms;
 }
 
 bool ad_trace_session_on(const json_t *manifest)
@@ -207,31 +213,14 @@ static int open_session_segment(ad_trace_writer *w, const char *root, const char
     w->key = malloc(klen);
     if (w->key)
         snprintf(w->key, klen, "%s/%s", dir.path, name);
-    /* A segment this process wrote before but no longer in the table: resume after its
-     * last line. */
-    pthread_mutex_lock(&seq_lock);
-    bool known = false;
-    for (size_t i = 0; i < SEQ_SLOTS && w->key; i++)
-        known = known || (seq_table[i].key && strcmp(seq_table[i].key, w->key) == 0);
-    pthread_mutex_unlock(&seq_lock);
-    int64_t resume = -1;
-    if (!known && w->fd >= 0) {
-        struct stat st;
-        if (fstat(w->fd, &st) == 0 && st.st_size > 0)
-            resume = last_seq(dir.fd, name, st.st_size);
-    }
+    /* Where this process's own segment goes on when the seq table no longer knows it
+     * (seq_slot): after its last whole line. */
+    struct stat st;
+    if (w->fd >= 0 && fstat(w->fd, &st) == 0 && st.st_size > 0)
+        w->resume_seq = last_seq(dir.fd, name, st.st_size) + 1;
     ad_state_dir_close(&dir);
     if (!w->key)
         return unavailable(err, "segment", "out of memory");
-    if (resume >= 0) {
-        pthread_mutex_lock(&seq_lock);
-        size_t slot = seq_evict++ % SEQ_SLOTS;
-        free(seq_table[slot].key);
-        seq_table[slot].key = strdup(w->key);
-        seq_table[slot].next_seq = resume + 1;
-        seq_table[slot].last_ts = 0;
-        pthread_mutex_unlock(&seq_lock);
-    }
     return 0;
 }
 
@@ -277,7 +266,7 @@ struct ad_trace *ad_trace_writer_sink(ad_trace_writer *w)
     return w ? &w->sink : NULL;
 }
 
-/* The slot of w's file in seq_table, added (at seq 0) when absent. Called locked. */
+/* The slot of w's file in seq_table, added (at w->resume_seq) when absent. Called locked. */
 static size_t seq_slot(const ad_trace_writer *w)
 {
     for (size_t i = 0; i < SEQ_SLOTS; i++)
@@ -286,7 +275,7 @@ static size_t seq_slot(const ad_trace_writer *w)
     size_t slot = seq_evict++ % SEQ_SLOTS;
     free(seq_table[slot].key);
     seq_table[slot].key = strdup(w->key);
-    seq_table[slot].next_seq = 0;
+    seq_table[slot].next_seq = w->resume_seq;
     seq_table[slot].last_ts = 0;
     return slot;
 }

@@ -338,6 +338,23 @@ static void write_segment_of(fx *f, const char *name, const char *text)
     free(path);
 }
 
+/* A segment of this process the seq table does not know (evicted by other segments, or
+ * written before): numbering goes on after its last line, without a second trace.meta. */
+static void test_own_segment_resumes(void **state)
+{
+    fx *f = *state;
+    write_segment_of(f, strrchr(f->segment, '/') + 1,
+                     "{\"event\":\"trace.meta\",\"seq\":0,\"ts_ms\":1}\n"
+                     "{\"event\":\"command.end\",\"seq\":4,\"ts_ms\":2}\n");
+    json_decref(run(f, "status", tu_args("status", "{}"), in_session(), 0));
+    json_t *lines = lines_of(f->segment);
+    assert_int_equal(json_array_size(lines), 4);
+    assert_string_equal(tu_str(lines, "2.event"), "command.start");
+    assert_int_equal(tu_int(lines, "2.seq"), 5);
+    assert_int_equal(tu_int(lines, "3.seq"), 6);
+    json_decref(lines);
+}
+
 static void test_budget_events(void **state)
 {
     fx *f = *state;
@@ -443,6 +460,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_checks_error_and_drill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_path_takes_the_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_own_segment_resumes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bytes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_entries, setup, teardown),

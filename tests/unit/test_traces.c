@@ -335,6 +335,7 @@ static void write_segment_of(fx *f, const char *name, const char *text)
     char *path = NULL;
     assert_true(asprintf(&path, "%s/%s", f->trace_dir, name) > 0);
     tu_write_file(path, text);
+    assert_int_equal(chmod(path, 0600), 0); /* as a writer leaves it */
     free(path);
 }
 

@@ -36,6 +36,9 @@ int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+/* session start | end | list | gc (commands/session.c). */
+int ad_cmd_session(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                   struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);
 

@@ -127,7 +127,7 @@ const ad_command ad_commands[] = {
     {.name = "launch", .group = G_APP, .mutates = true, .args = ad_args_launch,
      .summary = "Start an app, or attach to a running one, and return once its process is "
                 "running."},
-    {.name = "close-app", .group = G_APP, .mutates = true, .args = ad_args_close_app,
+    {.name = "close-app", .group = G_APP, .mutates = true, .destructive = true, .args = ad_args_close_app,
      .summary = "Quit an app and all its windows, or end its process with --force."},
     {.name = "list-apps", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_apps, .summary = "List running GUI apps."},
@@ -272,7 +272,7 @@ const ad_command ad_commands[] = {
      .summary = "List entries in the OS notification surface."},
     {.name = "dismiss-notification", .group = G_NOTE, .mutates = true,
      .args = ad_args_dismiss_notification, .summary = "Dismiss one notification by index."},
-    {.name = "dismiss-all-notifications", .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-all-notifications", .group = G_NOTE, .mutates = true, .destructive = true,
      .args = ad_args_dismiss_all_notifications,
      .summary = "Dismiss every notification, optionally for one app."},
     {.name = "notification-action", .group = G_NOTE, .mutates = true,
@@ -282,9 +282,9 @@ const ad_command ad_commands[] = {
     /* Clipboard */
     {.name = "clipboard-get", .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .args = ad_args_clipboard_set,
+    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_clipboard_set,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .args = ad_args_no,
+    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_no,
      .summary = "Clear the clipboard."},
 
     /* Wait */
@@ -308,13 +308,13 @@ const ad_command ad_commands[] = {
      .summary = "List and read the skills compiled into the binary."},
     {.name = "session", .group = G_SYS, .args = ad_args_session,
      .summary = "Start, end, list, and clean up sessions."},
-    {.name = "cursor-overlay", .group = G_SYS, .args = ad_args_cursor_overlay,
+    {.name = "cursor-overlay", .group = G_SYS, .not_in_batch = true, .args = ad_args_cursor_overlay,
      .summary = "Configure the presentation-only agent cursor."},
     {.name = "trace", .group = G_SYS, .args = ad_args_trace,
      .summary = "Read merged session trace timelines."},
 
     /* Batch */
-    {.name = "batch", .group = G_BATCH, .args = ad_args_batch,
+    {.name = "batch", .group = G_BATCH, .not_in_batch = true, .args = ad_args_batch,
      .summary = "Run a bounded, sequential, non-atomic list of commands in one process."},
 };
 

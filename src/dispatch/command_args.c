@@ -496,7 +496,7 @@ const ad_arg_spec ad_args_trace[] = {
     {.name = "action", .type = AD_ARG_ENUM, .positional = true, .required = true,
      .choices = "show|export", .help = "Subcommand."},
     {.name = "limit", .type = AD_ARG_INT, .action_defaults = "show=500|export=5000",
-     .help = "Last N events (default 500 for show, 5000 for export); 0 means all."},
+     .help = "Last N events; 0 means all."},
     {.name = "event", .type = AD_ARG_STRING, .only_for = "show",
      .help = "show: keep only events whose name starts with this prefix."},
     {.name = "out", .type = AD_ARG_STRING, .only_for = "export",

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/ctx.h"
@@ -142,6 +143,33 @@ int ad_session_manifest_read(const ad_state_dir *d, const char *id, json_t **ret
     return 0;
 }
 
+/* How long a command waits for the shared use lock: gc holds the exclusive one only while it
+ * removes one session, so a longer hold is a stuck or foreign lock, and the command fails
+ * closed instead of hanging. */
+#define LOCK_WAIT_MS 10000
+
+static int lock_shared(int fd, const char *id, ad_error *err)
+{
+    int64_t give_up = ad_now_us() + (int64_t)LOCK_WAIT_MS * 1000;
+    for (;;) {
+        if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+            return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return ad_error_set(err, AD_INTERNAL, "Cannot lock session '%s': %s", id,
+                                strerror(errno));
+        if (ad_now_us() >= give_up)
+            break;
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    ad_error_set(err, AD_INTERNAL, "Session '%s' stayed locked for %d s (session gc, or "
+                                   "another process holding session.lock)", id,
+                 LOCK_WAIT_MS / 1000);
+    ad_error_suggest(err, "Wait for session gc to finish, then run the command again");
+    ad_error_detail_text(err, "session_id", id);
+    return -1;
+}
+
 int ad_session_enter(const char *root, const char *id, ad_session_use *use,
                      json_t **ret_manifest, ad_error *err)
 {
@@ -152,12 +180,9 @@ int ad_session_enter(const char *root, const char *id, ad_session_use *use,
         return rc < 0 ? -1 : 0;
     int fd = ad_session_lock_open(&ns, err);
     struct stat st;
-    if (fd < 0 || flock(fd, LOCK_SH) != 0) {
-        if (fd >= 0) {
-            ad_error_set(err, AD_INTERNAL, "Cannot lock session '%s': %s", id,
-                         strerror(errno));
+    if (fd < 0 || lock_shared(fd, id, err) < 0) {
+        if (fd >= 0)
             close(fd);
-        }
         ad_state_dir_close(&ns);
         return -1;
     }

@@ -12,8 +12,10 @@
  * "In use" (gc never removes a session in use): every process running a command in a
  * session holds a shared flock on sessions/<id>/session.lock for the whole command
  * (ad_session_enter); gc removes a session only while holding the exclusive lock, which it
- * takes without waiting, so a session some command is running in is skipped. A lock is
- * released by the kernel when its process dies, so a killed command never pins a session.
+ * takes without waiting, so a session some command is running in is skipped (gc run inside
+ * a session therefore never removes that one). A lock is released by the kernel when its
+ * process dies, so a killed command never pins a session. A command waits at most 10 s for
+ * the shared lock (gc holds the exclusive one only while removing), then fails closed.
  *
  * Every json_t returned through ret_* is a new reference the caller owns.
  */

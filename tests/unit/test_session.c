@@ -415,6 +415,35 @@ static void test_gc_on_disk(void **state)
     json_decref(m);
 }
 
+/* A use lock held exclusively (gc removing, or a stuck foreign holder) makes a command fail
+ * closed after its bounded wait instead of hanging. */
+static void test_enter_fails_closed_on_a_held_lock(void **state)
+{
+    fx *f = *state;
+    plant(f, "run-held", 1, "null");
+    char *lock = path_of(f, "run-held", "session.lock");
+    int fd = open(lock, O_RDWR | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    ad_session_use use = AD_SESSION_USE_INIT;
+    json_t *m = NULL;
+    ad_error err = AD_ERROR_INIT;
+    int64_t began = ad_now_us();
+    assert_int_equal(ad_session_enter(f->home.state, "run-held", &use, &m, &err), -1);
+    assert_true(ad_now_us() - began >= 9 * 1000 * 1000);
+    assert_int_equal(err.code, AD_INTERNAL);
+    assert_int_equal(use.lock_fd, -1);
+    assert_null(m);
+    ad_error_clear(&err);
+    close(fd);
+    /* Released, the same session enters at once. */
+    assert_int_equal(ad_session_enter(f->home.state, "run-held", &use, &m, &err), 0);
+    assert_non_null(m);
+    ad_session_leave(&use);
+    json_decref(m);
+    free(lock);
+}
+
 /* A directory listed twice through ad_state_dir_entries: the second listing once started
  * where the first ended (the duplicate fd shares the offset) and saw nothing. */
 static void test_state_dir_lists_twice(void **state)
@@ -629,6 +658,7 @@ int main(void)
         T(test_list_is_oldest_first_and_names_bad_manifests),
         T(test_gc_on_disk),
         T(test_state_dir_lists_twice),
+        T(test_enter_fails_closed_on_a_held_lock),
         D(test_start_output_and_warnings),
         D(test_start_rules),
         D(test_ended_session_refuses_all_but_version_skills_and_end),

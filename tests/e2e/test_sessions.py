@@ -150,6 +150,9 @@ def test_ended_session_refuses_all_but_version_and_skills(cli, state_home, fixtu
         assert err["message"] == "Session '%s' has ended" % sid
     # --session names it the same way.
     expect_error(cli.run("--session", sid, "click", inc), "INVALID_ARGS", kind="session_ended")
+    # Selection order: --session wins over the variable, so another session still runs.
+    other = start(cli)["session_id"]
+    assert cli.ok("--session", other, "status", env=in_session(sid))["session_id"] == other
     assert cli.ok("version", env=in_session(sid))["version"]
     assert "skills" in cli.ok("skills", env=in_session(sid))
     # The canary: everything sent before it was handled, and no click came.

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_argv fuzz_ref fuzz_refmap)
+((${#targets[@]})) || targets=(fuzz_argv fuzz_ref fuzz_refmap fuzz_validate)
 
 bash scripts/install-deps.sh || exit 1
 if [[ ! -f build-fuzz/build.ninja ]]; then

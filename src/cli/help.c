@@ -20,8 +20,12 @@ static void print_arg(FILE *out, const ad_arg_spec *s)
     fprintf(out, "%-34s %s", left, s->help ? s->help : "");
     if (s->choices)
         fprintf(out, " [%s]", s->choices);
-    if (s->default_value)
+    if (s->action_defaults)
+        fprintf(out, " (default %s)", s->action_defaults);
+    else if (s->default_value)
         fprintf(out, " (default %s)", s->default_value);
+    if (s->only_for)
+        fprintf(out, " [only with %s]", s->only_for);
     fputc('\n', out);
 }
 

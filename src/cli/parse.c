@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/stdin_text.h"
 #include "dispatch/dispatch.h"
 #include "dispatch/validate.h"
 
@@ -218,6 +219,8 @@ int ad_cli_parse(int argc, char **argv, ad_cli_parsed *p, ad_error *err)
     /* The validator every door uses, so a bad argv fails here with exit 2 before anything
      * else runs; dispatch validates the same given arguments again. */
     json_t *checked = NULL;
+    if (ad_cli_read_stdin(p->command, p->args, err) < 0)
+        return -1;
     if (ad_globals_validate(p->globals, &checked, err) < 0)
         return -1;
     json_decref(checked);

@@ -26,7 +26,7 @@ static json_t *app_json(const ad_app *a)
 int ad_cmd_list_apps(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *filter = ad_arg_str(args, "app");
-    int64_t deadline = ad_deadline_from(args, "timeout_ms", 5000);
+    int64_t deadline = ad_deadline_from(args, "timeout_ms");
     ad_app_list apps = {0};
     if (ctx->adapter->ops->list_apps(ctx->adapter, deadline, &apps, err) < 0)
         return -1;
@@ -71,7 +71,7 @@ json_t *ad_window_json(const ad_window *w)
 int ad_cmd_list_windows(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *app = ad_arg_str(args, "app");
-    int64_t deadline = ad_deadline_from(args, "timeout_ms", 5000);
+    int64_t deadline = ad_deadline_from(args, "timeout_ms");
     ad_app_list apps = {0};
     ad_window_list wins = {0};
     if (app && ad_apps_matching(ctx, app, deadline, &apps, err) < 0)

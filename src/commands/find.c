@@ -174,20 +174,6 @@ static int parse_states(const json_t *list, query *q, ad_error *err)
     return 0;
 }
 
-static int shaping_check(const json_t *args, ad_error *err)
-{
-    /* --limit's default (50) lives in the handler, so an explicit --limit is visible here. */
-    int n = ad_arg_bool(args, "count") + ad_arg_bool(args, "first") + ad_arg_bool(args, "last") +
-            (json_object_get(args, "nth") != NULL) + (json_object_get(args, "limit") != NULL);
-    if (n > 1) {
-        ad_error_set(err, AD_INVALID_ARGS, "--count, --first, --last, --nth and --limit are "
-                                           "mutually exclusive");
-        ad_error_suggest(err, "Pass at most one result-shaping flag");
-        return -1;
-    }
-    return 0;
-}
-
 typedef struct {
     ad_surface surface;
     ad_identity_index *idx;
@@ -214,7 +200,7 @@ static int incomplete(ad_error *err, const ad_tree *t)
 
 static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error *err)
 {
-    int64_t deadline = ad_deadline_from(args, "timeout_ms", 5000);
+    int64_t deadline = ad_deadline_from(args, "timeout_ms");
     const char *root = ad_arg_str(args, "root");
     if (root) {
         if (ad_resolve_ref(ctx, root, deadline, &s->resolved, err) < 0)
@@ -317,16 +303,9 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
 {
     query q;
     char role_buf[64];
-    const char *surface = ad_arg_str(args, "surface");
-    if (build_query(args, &q, role_buf, sizeof(role_buf), err) < 0 ||
-        shaping_check(args, err) < 0)
+    if (build_query(args, &q, role_buf, sizeof(role_buf), err) < 0)
         return -1;
-    if (ad_arg_str(args, "root") && surface && strcmp(surface, "window") != 0) {
-        ad_error_set(err, AD_INVALID_ARGS, "--root cannot be combined with --surface");
-        ad_error_suggest(err, "Run find --surface without --root, or drop --surface");
-        return -1;
-    }
-    int64_t limit = ad_arg_int(args, "limit", 50);
+    int64_t limit = ad_arg_int(args, "limit");
     search_scope s = {0};
     node_list l = {0};
     json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();
@@ -346,7 +325,7 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     else if (ad_arg_bool(args, "last"))
         from = l.count ? l.count - 1 : 0;
     else if (json_object_get(args, "nth")) {
-        int64_t nth = ad_arg_int(args, "nth", 0);
+        int64_t nth = ad_arg_int(args, "nth");
         from = (size_t)nth;
         to = (size_t)nth < l.count ? from + 1 : from;
     } else {

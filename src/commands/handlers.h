@@ -5,6 +5,7 @@
 #ifndef AD_HANDLERS_H
 #define AD_HANDLERS_H
 
+#include "core/action.h"
 #include "dispatch/command_table.h"
 
 int ad_cmd_status(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
@@ -22,7 +23,21 @@ int ad_cmd_find(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struc
 int ad_cmd_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_is(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 
-/* Every ref action (click, type, set-value, check, ...), dispatched on ctx->command->name. */
+/* A ref action's data in the table (ad_command.data): the pipeline's spec and where its
+ * text comes from. */
+typedef struct {
+    ad_action_spec spec;
+    const char *text_key; /* the argument with the text or value (type, set-value, select) */
+    bool empty_text;      /* clear: writes "" */
+    bool keystrokes;      /* type: --interval-ms, and a timeout that grows with the text */
+} ad_ref_action_def;
+
+extern const ad_ref_action_def ad_ra_click, ad_ra_double_click, ad_ra_triple_click,
+    ad_ra_right_click, ad_ra_type, ad_ra_set_value, ad_ra_clear, ad_ra_focus, ad_ra_select,
+    ad_ra_toggle, ad_ra_check, ad_ra_uncheck, ad_ra_expand, ad_ra_collapse, ad_ra_scroll_to;
+
+/* Every ref action (click, type, set-value, check, ...): runs ctx->command->data, an
+ * ad_ref_action_def. */
 int ad_cmd_ref_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                       struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
@@ -31,13 +46,24 @@ int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 /* key-down and key-up: validate, then refuse (no held input in a stateless process). */
 int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                     struct ad_error *err);
-/* mouse-move, mouse-click, mouse-wheel, mouse-down, mouse-up. */
+/* mouse-move, mouse-click, mouse-wheel, mouse-down, mouse-up: ctx->command->data is the
+ * gesture. */
+typedef enum { AD_MOUSE_MOVE, AD_MOUSE_CLICK, AD_MOUSE_WHEEL, AD_MOUSE_HELD } ad_mouse_gesture;
+extern const ad_mouse_gesture ad_mouse_move, ad_mouse_click, ad_mouse_wheel, ad_mouse_held;
 int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 /* trace show and trace export (commands/trace.c). */
 int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+/* session start | end | list | gc (commands/session.c). */
+int ad_cmd_session(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                   struct ad_error *err);
+
+/* Cross-argument checks the table's rules cannot express (ad_command.check). */
+int ad_wait_args_check(const json_t *given, const json_t *args, struct ad_error *err);
+int ad_hover_args_check(const json_t *given, const json_t *args, struct ad_error *err);
+int ad_drag_args_check(const json_t *given, const json_t *args, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                   struct ad_error *err);
 

@@ -146,7 +146,7 @@ int ad_cmd_held_key(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error
     if (check_combo(ctx, args, combo, sizeof(combo), err) < 0)
         return -1;
     ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s is unavailable in stateless mode",
-                 ctx->command->name);
+                 ctx->command_name);
     ad_error_suggest(err, "Use the atomic press command; held input requires a daemon-owned "
                           "transaction that can guarantee release");
     err->delivery = AD_DELIVERY_UNKNOWN;
@@ -172,7 +172,7 @@ static int require_headed(ad_ctx *ctx, ad_error *err)
     if (headed(ctx))
         return 0;
     ad_error_set(err, AD_POLICY_DENIED, "%s moves the cursor and is disabled in headless mode",
-                 ctx->command->name);
+                 ctx->command_name);
     ad_error_suggest(err, "Pass --headed only when physical pointer input is intended");
     return -1;
 }
@@ -196,20 +196,24 @@ static json_t *pointer_report(const char *action, const ad_act_result *res, int 
     return d;
 }
 
+const ad_mouse_gesture ad_mouse_move = AD_MOUSE_MOVE, ad_mouse_click = AD_MOUSE_CLICK,
+                       ad_mouse_wheel = AD_MOUSE_WHEEL, ad_mouse_held = AD_MOUSE_HELD;
+
 int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
-    const char *name = ctx->command->name;
+    const char *name = ctx->command_name;
+    ad_mouse_gesture gesture = *(const ad_mouse_gesture *)ctx->command->data;
     int x = 0, y = 0;
-    bool wheel = strcmp(name, "mouse-wheel") == 0;
+    bool wheel = gesture == AD_MOUSE_WHEEL;
     if (wheel) {
-        x = (int)ad_arg_int(args, "x", 0);
-        y = (int)ad_arg_int(args, "y", 0);
+        x = (int)ad_arg_int(args, "x");
+        y = (int)ad_arg_int(args, "y");
     } else if (parse_xy(ad_arg_str(args, "xy"), "--xy", &x, &y, err) < 0) {
         return -1;
     }
     if (require_headed(ctx, err) < 0)
         return -1;
-    if (strcmp(name, "mouse-down") == 0 || strcmp(name, "mouse-up") == 0) {
+    if (gesture == AD_MOUSE_HELD) {
         ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s is unavailable in stateless mode", name);
         ad_error_suggest(err, "Use mouse-click or drag; held input requires a daemon-owned "
                               "transaction that can guarantee release");
@@ -218,14 +222,15 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     }
     ad_phys_req req = {.x = x, .y = y, .modifiers = json_object_get(args, "modifiers")};
     ad_act_result res = {0};
-    if (strcmp(name, "mouse-click") == 0) {
+    if (gesture == AD_MOUSE_CLICK) {
         req.kind = AD_PHYS_CLICK;
         req.button = button_of(ad_arg_str(args, "button"));
-        req.count = (int)ad_arg_int(args, "count", 1);
+        req.count = (int)ad_arg_int(args, "count");
     } else if (wheel) {
         req.kind = AD_PHYS_WHEEL;
-        req.dx = (int)ad_arg_int(args, "dx", 0);
-        req.dy = (int)ad_arg_int(args, "dy", req.dx ? 0 : -3); /* default: three clicks down */
+        req.dx = (int)ad_arg_int(args, "dx");
+        /* A derived default (commands/mouse.md): three lines down unless --dx scrolls. */
+        req.dy = ad_arg_has(args, "dy") ? (int)ad_arg_int(args, "dy") : req.dx ? 0 : -3;
     } else {
         req.kind = AD_PHYS_MOVE;
     }
@@ -262,9 +267,6 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
 {
     const char *ref = ad_arg_str(args, "ref_id");
     int x = 0, y = 0;
-    if (ad_arg_int(args, "duration", 0) > 0)
-        return ad_error_set(err, AD_INVALID_ARGS, "--duration is reserved; run hover, then "
-                                                  "wait MS");
     if (check_wait_owner(ctx, ref != NULL, "--xy", err) < 0)
         return -1;
     if (!ref && parse_xy(ad_arg_str(args, "xy"), "--xy", &x, &y, err) < 0)
@@ -275,7 +277,7 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
         static const ad_action_spec hover = {.name = "hover", .act = AD_ACT_SCROLL_TO,
                                              .physical_only = true, .phys = AD_PHYS_MOVE};
         json_t *d = NULL;
-        if (ad_ref_action_run(ctx, &hover, ref, NULL, ad_arg_int(args, "timeout_ms", 5000),
+        if (ad_ref_action_run(ctx, &hover, ref, NULL, ad_arg_int(args, "timeout_ms"),
                               false, &d, err) < 0)
             return -1;
         json_object_set_new(d, "action", json_string("mouse-move"));
@@ -290,6 +292,25 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     return 0;
 }
 
+int ad_hover_args_check(const json_t *given, const json_t *args, ad_error *err)
+{
+    (void)given;
+    if (ad_arg_int(args, "duration") > 0)
+        return ad_error_set(err, AD_INVALID_ARGS, "--duration is reserved; run hover, then "
+                                                  "wait MS");
+    return 0;
+}
+
+int ad_drag_args_check(const json_t *given, const json_t *args, ad_error *err)
+{
+    (void)given;
+    if (ad_arg_int(args, "duration") + ad_arg_int(args, "drop_delay") >=
+        ad_arg_int(args, "timeout_ms"))
+        return ad_error_set(err, AD_INVALID_ARGS, "--duration plus --drop-delay must be below "
+                                                  "--timeout-ms");
+    return 0;
+}
+
 /* One end of a drag: a ref's live center (and its window), or a raw point. */
 static int drag_end(ad_ctx *ctx, const json_t *args, const char *ref_key, const char *xy_key,
                     int64_t deadline, int *x, int *y, char **ret_window, ad_error *err)
@@ -301,9 +322,6 @@ static int drag_end(ad_ctx *ctx, const json_t *args, const char *ref_key, const 
         snprintf(flag, sizeof(flag), "--%s", xy_key);
         for (char *p = flag; *p; p++)
             *p = *p == '_' ? '-' : *p;
-        if (!ad_arg_str(args, xy_key))
-            return ad_error_set(err, AD_INVALID_ARGS, "drag needs --%s REF or %s X,Y", ref_key,
-                                flag);
         return parse_xy(ad_arg_str(args, xy_key), flag, x, y, err);
     }
     ad_resolved r = {0};
@@ -327,12 +345,8 @@ static int drag_end(ad_ctx *ctx, const json_t *args, const char *ref_key, const 
 
 int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
-    int64_t timeout = ad_arg_int(args, "timeout_ms", 5000);
-    int64_t duration = ad_arg_int(args, "duration", 300), drop = ad_arg_int(args, "drop_delay",
-                                                                            150);
-    if (duration + drop >= timeout)
-        return ad_error_set(err, AD_INVALID_ARGS, "--duration plus --drop-delay must be below "
-                                                  "--timeout-ms");
+    int64_t timeout = ad_arg_int(args, "timeout_ms");
+    int64_t duration = ad_arg_int(args, "duration"), drop = ad_arg_int(args, "drop_delay");
     const char *scope = ad_arg_str(args, "wait_for_scope");
     bool from_scope = scope && strcmp(scope, "from") == 0;
     if (check_wait_owner(ctx, ad_arg_str(args, from_scope ? "from" : "to") != NULL,

@@ -96,12 +96,7 @@ static int unknown_reference(const ad_skill *s, const char *want, ad_error *err)
 
 static int get_skill(const json_t *args, json_t **ret_data, ad_error *err)
 {
-    const char *name = ad_arg_str(args, "name");
-    if (!name) {
-        ad_error_set(err, AD_INVALID_ARGS, "skills get needs a skill name");
-        ad_error_suggest(err, "Run agent-desktop skills get desktop");
-        return -1;
-    }
+    const char *name = ad_arg_str(args, "name"); /* the table's rule: get needs a name */
     const ad_skill *s = skill_find(name);
     if (!s)
         return unknown_skill(name, err);
@@ -148,12 +143,6 @@ int ad_cmd_skills(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     const char *action = ad_arg_str(args, "action");
     if (action && strcmp(action, "get") == 0)
         return get_skill(args, ret_data, err);
-    if (ad_arg_str(args, "name") || ad_arg_str(args, "reference")) {
-        ad_error_set(err, AD_INVALID_ARGS, "skills %s takes no skill name",
-                     action ? action : "list");
-        ad_error_suggest(err, "Use agent-desktop skills get NAME");
-        return -1;
-    }
     json_t *names = json_array();
     for (size_t i = 0; i < ad_skills_count; i++)
         json_array_append_new(names, json_string(ad_skills[i].name));

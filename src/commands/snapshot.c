@@ -30,7 +30,7 @@ static json_t *window_brief(const ad_window *w)
 static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
 {
     (void)err; /* --max-depth is range-checked from the command table (0 to 50) */
-    int64_t depth = ad_arg_int(args, "max_depth", 10);
+    int64_t depth = ad_arg_int(args, "max_depth");
     *o = (ad_present_opts){
         .interactive_only = ad_arg_bool(args, "interactive_only"),
         .compact = ad_arg_bool(args, "compact"),
@@ -59,7 +59,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          json_t **ret_data, ad_error *err)
 {
     int64_t started = ad_now_us();
-    int64_t deadline = ad_deadline_from(args, "timeout_ms", 3000);
+    int64_t deadline = ad_deadline_from(args, "timeout_ms");
     ad_surface sf = {0};
     ad_identity_index *idx = NULL;
     json_t *map = NULL;
@@ -212,7 +212,7 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
                  json_t **ret_data, ad_error *err)
 {
     int64_t started = ad_now_us();
-    int64_t timeout_ms = ad_arg_int(args, "timeout_ms", 3000);
+    int64_t timeout_ms = ad_arg_int(args, "timeout_ms");
     ad_resolved r = {0};
     int rc = -1;
     if (ad_resolve_load(ctx, ad_arg_str(args, "root"), &r, err) < 0)
@@ -272,14 +272,7 @@ int ad_cmd_snapshot(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error
     if (read_options(args, &opts, err) < 0)
         return -1;
     const char *root = ad_arg_str(args, "root");
-    const char *surface = ad_arg_str(args, "surface");
     if (root) {
-        if (surface && strcmp(surface, "window") != 0) {
-            ad_error_set(err, AD_INVALID_ARGS, "--root cannot be combined with --surface");
-            ad_error_suggest(err, "A ref already carries the surface it was captured from; "
-                                  "drop --surface");
-            return -1;
-        }
         if (json_object_get(ctx->globals, "wait_for") ||
             json_object_get(ctx->globals, "wait_for_gone")) {
             ad_error_set(err, AD_INVALID_ARGS,

@@ -77,7 +77,12 @@ int ad_cmd_status(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     /* A path from AGENT_DESKTOP_HOME need not be UTF-8; json_string would drop the key. */
     json_object_set_new(d, "state_root", ad_json_text(ctx->state_root));
     json_object_set_new(d, "supported_surfaces", surfaces_json(ctx, available));
+    /* tracing: a trace writer is attached (the session's, or --trace PATH); artifacts come
+     * from the session's manifest (a bare --session namespace has none: no artifacts key). */
     json_object_set_new(d, "tracing", json_boolean(ad_trace_attached(ctx)));
+    json_t *artifacts = json_object_get(ctx->session_manifest, "artifacts");
+    if (artifacts)
+        json_object_set(d, "artifacts", artifacts);
     json_object_set_new(d, "version", json_string(AD_RELEASE_VERSION));
     *ret_data = d;
     return 0;

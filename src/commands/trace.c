@@ -51,7 +51,7 @@ static int trace_show(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
     if (read_recorded(ctx, &t, err) < 0)
         return -1;
     const char *prefix = ad_arg_str(args, "event");
-    int64_t limit = ad_arg_int(args, "limit", 500);
+    int64_t limit = ad_arg_int(args, "limit");
     size_t matched = 0;
     json_t *events = ad_trace_select(t.events, prefix, limit, &matched);
     json_t *d = json_object();
@@ -224,7 +224,7 @@ static int trace_export(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
     if (read_recorded(ctx, &t, err) < 0)
         return -1;
     size_t matched = 0, embedded = 0, skipped = 0;
-    json_t *events = ad_trace_select(t.events, NULL, ad_arg_int(args, "limit", 5000), &matched);
+    json_t *events = ad_trace_select(t.events, NULL, ad_arg_int(args, "limit"), &matched);
     json_t *screens = embed_screens(ctx, events, &embedded, &skipped);
     ad_trace_viewer_input in = {.session_id = ctx->session_id, .events = events,
                                 .total_events = json_array_size(t.events),

@@ -34,28 +34,43 @@ static int wait_timeout(ad_error *err, const char *what, const char *predicate,
 
 /* ---- mode checks ------------------------------------------------------------------------ */
 
-static int mode_of(const json_t *args, const char **ret, ad_error *err)
+/* The one mode of a wait, from what was given: --window is --event's filter when --event
+ * is given, and --text is --notification's. NULL when not exactly one. */
+static const char *mode_of(const json_t *given, int *ret_count)
 {
     const char *modes[8];
     int n = 0;
-    bool event = json_object_get(args, "event"), notification = ad_arg_bool(args, "notification");
-    if (json_object_get(args, "ms"))
+    bool event = ad_arg_has(given, "event"), notification = ad_arg_bool(given, "notification");
+    if (ad_arg_has(given, "ms"))
         modes[n++] = "ms";
-    if (json_object_get(args, "element"))
+    if (ad_arg_has(given, "element"))
         modes[n++] = "element";
-    if (json_object_get(args, "window") && !event)
+    if (ad_arg_has(given, "window") && !event)
         modes[n++] = "window";
-    if (json_object_get(args, "text") && !notification)
+    if (ad_arg_has(given, "text") && !notification)
         modes[n++] = "text";
-    if (ad_arg_bool(args, "menu"))
+    if (ad_arg_bool(given, "menu"))
         modes[n++] = "menu";
-    if (ad_arg_bool(args, "menu_closed"))
+    if (ad_arg_bool(given, "menu_closed"))
         modes[n++] = "menu-closed";
     if (notification)
         modes[n++] = "notification";
     if (event)
         modes[n++] = "event";
-    if (n != 1) {
+    if (ret_count)
+        *ret_count = n;
+    return n == 1 ? modes[0] : NULL;
+}
+
+/* The rules between wait's flags (commands/wait.md), checked by the validator before
+ * anything runs: one mode; the element-only, text-only and event-only flags with their
+ * mode; --predicate value with --value; --action with --predicate actionable; the window
+ * filters only on window events; a surface event scoped to an app. */
+int ad_wait_args_check(const json_t *given, const json_t *args, ad_error *err)
+{
+    int n = 0;
+    const char *mode = mode_of(given, &n);
+    if (!mode) {
         if (n)
             ad_error_set(err, AD_INVALID_ARGS, "wait takes one mode, got %d", n);
         else
@@ -64,15 +79,25 @@ static int mode_of(const json_t *args, const char **ret, ad_error *err)
                               "--menu, --menu-closed, --notification, --event KIND");
         return -1;
     }
-    *ret = modes[0];
     const char *element_only[] = {"predicate", "value", "action"};
     for (size_t i = 0; i < 3; i++)
-        if (json_object_get(args, element_only[i]) && strcmp(*ret, "element") != 0)
+        if (ad_arg_has(given, element_only[i]) && strcmp(mode, "element") != 0)
             return ad_error_set(err, AD_INVALID_ARGS, "--%s needs --element", element_only[i]);
-    if (json_object_get(args, "count") && strcmp(*ret, "text") != 0)
+    if (ad_arg_has(given, "count") && strcmp(mode, "text") != 0)
         return ad_error_set(err, AD_INVALID_ARGS, "--count needs --text");
-    if (json_object_get(args, "window_id") && strcmp(*ret, "event") != 0)
+    if (ad_arg_has(given, "window_id") && strcmp(mode, "event") != 0)
         return ad_error_set(err, AD_INVALID_ARGS, "--window-id applies only to --event");
+    const char *predicate = ad_arg_str(args, "predicate");
+    if (strcmp(mode, "element") == 0) {
+        if ((strcmp(predicate, "value") == 0) != ad_arg_has(given, "value"))
+            return ad_error_set(err, AD_INVALID_ARGS, strcmp(predicate, "value") == 0
+                                                          ? "--predicate value needs --value"
+                                                          : "--value needs --predicate value");
+        if (ad_arg_has(given, "action") && strcmp(predicate, "actionable") != 0)
+            return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
+    }
+    if (strcmp(mode, "event") == 0)
+        return ad_wait_event_args_check(given, err);
     return 0;
 }
 
@@ -172,14 +197,7 @@ static int wait_element(ad_ctx *ctx, const json_t *args, int64_t started, int64_
                         json_t **ret, ad_error *err)
 {
     const char *ref = ad_arg_str(args, "element");
-    const char *predicate = ad_arg_str(args, "predicate") ? ad_arg_str(args, "predicate")
-                                                          : "exists";
-    if ((strcmp(predicate, "value") == 0) != (ad_arg_str(args, "value") != NULL))
-        return ad_error_set(err, AD_INVALID_ARGS, strcmp(predicate, "value") == 0
-                                                      ? "--predicate value needs --value"
-                                                      : "--value needs --predicate value");
-    if (ad_arg_str(args, "action") && strcmp(predicate, "actionable") != 0)
-        return ad_error_set(err, AD_INVALID_ARGS, "--action needs --predicate actionable");
+    const char *predicate = ad_arg_str(args, "predicate");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
     json_t *last = NULL, *last_error = NULL;
     arm_for_ref(ctx, ref, ad_wait_read_deadline(started, deadline));
@@ -430,13 +448,15 @@ static int wait_text(ad_ctx *ctx, const json_t *args, int64_t started, int64_t t
 
 int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
-    const char *mode = NULL;
-    if (mode_of(args, &mode, err) < 0)
-        return -1;
+    /* The validator has checked the modes (ad_wait_args_check); the mode flags have no
+     * defaults, so the filled arguments name the same mode. */
+    const char *mode = mode_of(args, NULL);
+    if (!mode)
+        return ad_error_set(err, AD_INTERNAL, "wait reached its handler without one mode");
     int64_t started = ad_now_us();
-    int64_t timeout_ms = ad_arg_int(args, "timeout", 30000);
+    int64_t timeout_ms = ad_arg_int(args, "timeout");
     if (strcmp(mode, "ms") == 0) {
-        int64_t ms = ad_arg_int(args, "ms", 0);
+        int64_t ms = ad_arg_int(args, "ms");
         struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
         *ret_data = json_pack("{s:I}", "waited_ms", (json_int_t)ms);

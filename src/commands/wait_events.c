@@ -250,19 +250,25 @@ static bool window_of_another_app(ad_ctx *ctx, const char *app, const char *wind
     return refused;
 }
 
+int ad_wait_event_args_check(const json_t *given, ad_error *err)
+{
+    const char *kind = ad_arg_str(given, "event");
+    bool surface = strncmp(kind, "surface", 7) == 0;
+    bool window_kind = strstr(kind, "window") || strcmp(kind, "focus-changed") == 0;
+    if ((ad_arg_has(given, "window") || ad_arg_has(given, "window_id")) && !window_kind)
+        return ad_error_set(err, AD_INVALID_ARGS, "--window and --window-id apply only to "
+                                                  "window-opened, window-closed and "
+                                                  "focus-changed");
+    if (surface && !ad_arg_has(given, "app"))
+        return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
+    return 0;
+}
+
 int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
                   json_t **ret, ad_error *err)
 {
     const char *kind = ad_arg_str(args, "event"), *app = ad_arg_str(args, "app");
     int64_t deadline = ad_deadline_add_ms(started, timeout_ms);
-    bool surface = strncmp(kind, "surface", 7) == 0;
-    bool window_kind = strstr(kind, "window") || strcmp(kind, "focus-changed") == 0;
-    if ((ad_arg_str(args, "window") || ad_arg_str(args, "window_id")) && !window_kind)
-        return ad_error_set(err, AD_INVALID_ARGS, "--window and --window-id apply only to "
-                                                  "window-opened, window-closed and "
-                                                  "focus-changed");
-    if (surface && !app)
-        return ad_error_set(err, AD_INVALID_ARGS, "--event %s needs --app", kind);
     int pid = 0;
     if (resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), true, &pid,
                     err) < 0 ||

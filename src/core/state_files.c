@@ -361,6 +361,10 @@ DIR *ad_state_dir_entries(const ad_state_dir *d)
     DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
     if (!dir && fd >= 0)
         close(fd);
+    /* The duplicate shares d's directory offset: a second listing of d would start where
+     * the first one ended and see nothing. */
+    if (dir)
+        rewinddir(dir);
     return dir;
 }
 

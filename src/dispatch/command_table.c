@@ -51,6 +51,75 @@ const ad_arg_spec ad_global_args[] = {
     {0},
 };
 
+/* ---- Cross-argument rules ------------------------------------------------------------ */
+
+/* find: one result shape; an overlay search cannot also be a subtree search. */
+static const ad_arg_rule find_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "count|first|last|nth|limit",
+     .message = "--count, --first, --last, --nth and --limit are mutually exclusive",
+     .suggestion = "Pass at most one result-shaping flag"},
+    {AD_RULE_AT_MOST_ONE, "root|surface!=window",
+     .message = "--root cannot be combined with --surface",
+     .suggestion = "Run find --surface without --root, or drop --surface"},
+    {0},
+};
+
+static const ad_arg_rule snapshot_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "root|surface!=window",
+     .message = "--root cannot be combined with --surface",
+     .suggestion = "A ref already carries the surface it was captured from; drop --surface"},
+    {0},
+};
+
+static const ad_arg_rule type_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "text", .message = "Provide either --stdin or a text argument",
+     .suggestion = "To enter the literal text --stdin, put it after --"},
+    {0},
+};
+
+static const ad_arg_rule set_value_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "value", .message = "Provide either --stdin or a value argument",
+     .suggestion = "To enter the literal text --stdin, put it after --"},
+    {0},
+};
+
+static const ad_arg_rule hover_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "ref_id|xy", .message = "hover needs a ref or --xy X,Y",
+     .suggestion = "Pass a ref from snapshot, or --xy 640,400 with --headed"},
+    {0},
+};
+
+static const ad_arg_rule drag_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "from|from_xy", .message = "drag needs --from REF or --from-xy X,Y"},
+    {AD_RULE_AT_LEAST_ONE, "to|to_xy", .message = "drag needs --to REF or --to-xy X,Y"},
+    {0},
+};
+
+static const ad_arg_rule focus_window_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "window_id|app|title",
+     .message = "focus-window needs --window-id, --app or --title",
+     .suggestion = "Run list-windows and pass --window-id with the id of the window"},
+    {0},
+};
+
+static const ad_arg_rule skills_rules[] = {
+    {AD_RULE_REQUIRES, "action=get", "name", .message = "skills get needs a skill name",
+     .suggestion = "Run agent-desktop skills get desktop"},
+    {0},
+};
+
+/* system.md: "--screenshots with --no-trace is INVALID_ARGS, and --multi-agent without
+ * --cursor is a parse error". */
+static const ad_arg_rule session_rules[] = {
+    {AD_RULE_REQUIRES, "multi_agent", "cursor", .parse_error = true,
+     .message = "--multi-agent requires --cursor",
+     .suggestion = "Add --cursor, or drop --multi-agent"},
+    {AD_RULE_AT_MOST_ONE, "screenshots|no_trace",
+     .message = "--screenshots requires tracing, so it cannot combine with --no-trace",
+     .suggestion = "Drop --no-trace to keep tracing, or drop --screenshots"},
+    {0},
+};
+
 /* ---- The command table ---------------------------------------------------------------- */
 
 #define G_APP "App and window"
@@ -67,34 +136,45 @@ const ad_arg_spec ad_global_args[] = {
 
 const ad_command ad_commands[] = {
     /* App and window */
-    {.name = "launch", .group = G_APP, .mutates = true, .args = ad_args_launch,
+    {.name = "launch", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_launch,
      .summary = "Start an app, or attach to a running one, and return once its process is "
                 "running."},
-    {.name = "close-app", .group = G_APP, .mutates = true, .args = ad_args_close_app,
+    {.name = "close-app", .desktop_action = true,
+     .group = G_APP, .mutates = true, .destructive = true, .args = ad_args_close_app,
      .summary = "Quit an app and all its windows, or end its process with --force."},
     {.name = "list-apps", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_apps, .summary = "List running GUI apps."},
     {.name = "list-windows", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_windows,
      .summary = "List windows with ids, titles, bounds, and focus state."},
-    {.name = "focus-window", .group = G_APP, .mutates = true, .args = ad_args_focus_window,
+    {.name = "focus-window", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_focus_window,
+     .rules = focus_window_rules,
      .summary = "Bring a window to the front and confirm the OS reports it focused."},
-    {.name = "resize-window", .group = G_APP, .mutates = true, .args = ad_args_resize_window,
+    {.name = "resize-window", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_resize_window,
      .summary = "Set a window's width and height."},
-    {.name = "move-window", .group = G_APP, .mutates = true, .args = ad_args_move_window,
+    {.name = "move-window", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_move_window,
      .summary = "Move a window to screen coordinates."},
-    {.name = "minimize", .group = G_APP, .mutates = true, .args = ad_args_window_target,
+    {.name = "minimize", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_window_target,
      .summary = "Minimize a window."},
-    {.name = "maximize", .group = G_APP, .mutates = true, .args = ad_args_window_target,
+    {.name = "maximize", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_window_target,
      .summary = "Maximize or zoom a window."},
-    {.name = "restore", .group = G_APP, .mutates = true, .args = ad_args_window_target,
+    {.name = "restore", .desktop_action = true,
+     .group = G_APP, .mutates = true, .args = ad_args_window_target,
      .summary = "Restore a minimized or maximized window."},
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
+     .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
     {.name = "find", .group = G_OBS, .args = ad_args_find, .handler = ad_cmd_find,
+     .rules = find_rules,
      .summary = "Search for elements by role, name, value, text, description, native id, or "
                 "state."},
     {.name = "get", .group = G_OBS, .args = ad_args_get, .handler = ad_cmd_get,
@@ -109,126 +189,136 @@ const ad_command ad_commands[] = {
     {.name = "list-surfaces", .handler = ad_cmd_list_surfaces,
      .group = G_OBS, .args = ad_args_list_surfaces,
      .summary = "List the overlays an app presents now, such as sheets and menus."},
-    {.name = "open-system-surface", .group = G_OBS, .mutates = true,
+    {.name = "open-system-surface", .desktop_action = true, .group = G_OBS, .mutates = true,
      .args = ad_args_open_system_surface,
      .summary = "Raise an OS shell surface and return the window it presents."},
 
     /* Interaction */
-    {.name = "click",
+    {.name = "click", .desktop_action = true, .data = &ad_ra_click, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Activate an element with its primary action."},
-    {.name = "double-click",
+    {.name = "double-click", .desktop_action = true,
+     .data = &ad_ra_double_click, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Double-click an element. Usually needs --headed."},
-    {.name = "triple-click",
+    {.name = "triple-click", .desktop_action = true,
+     .data = &ad_ra_triple_click, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Triple-click an element. Needs --headed."},
-    {.name = "right-click",
+    {.name = "right-click", .desktop_action = true, .data = &ad_ra_right_click, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Open an element's context menu."},
-    {.name = "type",
+    {.name = "type", .desktop_action = true,
+     .data = &ad_ra_type, .ref_action = true, .rules = type_rules,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_type, .summary = "Insert text into a text target."},
-    {.name = "set-value",
+    {.name = "set-value", .desktop_action = true,
+     .data = &ad_ra_set_value, .ref_action = true, .rules = set_value_rules,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_set_value,
      .summary = "Write a value directly through the accessibility value path."},
-    {.name = "clear",
+    {.name = "clear", .desktop_action = true, .data = &ad_ra_clear, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Empty a text target."},
-    {.name = "focus",
+    {.name = "focus", .desktop_action = true, .data = &ad_ra_focus, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action,
      .summary = "Move keyboard focus to an element without clicking it."},
-    {.name = "select",
+    {.name = "select", .desktop_action = true, .data = &ad_ra_select, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_select, .summary = "Pick an option in a list, dropdown, or combo box."},
-    {.name = "toggle",
+    {.name = "toggle", .desktop_action = true, .data = &ad_ra_toggle, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Flip a checkbox or switch."},
-    {.name = "check",
+    {.name = "check", .desktop_action = true, .data = &ad_ra_check, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Set a checkbox or switch to checked, idempotently."},
-    {.name = "uncheck",
+    {.name = "uncheck", .desktop_action = true, .data = &ad_ra_uncheck, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action,
      .summary = "Set a checkbox or switch to unchecked, idempotently."},
-    {.name = "expand",
+    {.name = "expand", .desktop_action = true, .data = &ad_ra_expand, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action,
      .summary = "Expand a disclosure triangle, tree item, or accordion."},
-    {.name = "collapse",
+    {.name = "collapse", .desktop_action = true, .data = &ad_ra_collapse, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action,
      .summary = "Collapse a disclosure triangle, tree item, or accordion."},
 
     /* Scroll */
-    {.name = "scroll",
+    {.name = "scroll", .desktop_action = true,
      .handler = ad_cmd_scroll, .group = G_SCROLL, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_scroll,
      .summary = "Scroll a scroll area in a direction by a number of units."},
-    {.name = "scroll-to",
+    {.name = "scroll-to", .desktop_action = true, .data = &ad_ra_scroll_to, .ref_action = true,
      .handler = ad_cmd_ref_action, .group = G_SCROLL, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Bring an element into the visible area."},
 
     /* Keyboard */
-    {.name = "press", .handler = ad_cmd_press,
+    {.name = "press", .desktop_action = true, .handler = ad_cmd_press,
      .group = G_KEY, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_press, .summary = "Send a key combo such as return or ctrl+s."},
-    {.name = "key-down", .handler = ad_cmd_held_key,
+    {.name = "key-down", .desktop_action = true, .handler = ad_cmd_held_key,
      .group = G_KEY, .mutates = true, .args = ad_args_held_key,
      .summary = "Reserved. Fails closed instead of holding a key."},
-    {.name = "key-up", .handler = ad_cmd_held_key,
+    {.name = "key-up", .desktop_action = true, .handler = ad_cmd_held_key,
      .group = G_KEY, .mutates = true, .args = ad_args_held_key,
      .summary = "Reserved. Fails closed instead of releasing a key."},
 
     /* Mouse */
-    {.name = "hover", .handler = ad_cmd_hover,
+    {.name = "hover", .desktop_action = true,
+     .handler = ad_cmd_hover, .rules = hover_rules, .check = ad_hover_args_check,
      .group = G_MOUSE, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_hover,
      .summary = "Move the cursor to an element's center or to coordinates. Needs --headed."},
-    {.name = "drag", .handler = ad_cmd_drag,
+    {.name = "drag", .desktop_action = true,
+     .handler = ad_cmd_drag, .rules = drag_rules, .check = ad_drag_args_check,
      .group = G_MOUSE, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_drag,
      .summary = "Drag from one element or point to another. Needs --headed."},
-    {.name = "mouse-move", .handler = ad_cmd_mouse,
+    {.name = "mouse-move", .desktop_action = true, .handler = ad_cmd_mouse, .data = &ad_mouse_move,
      .group = G_MOUSE, .mutates = true, .args = ad_args_mouse_move,
      .summary = "Move the cursor to screen coordinates. Needs --headed."},
-    {.name = "mouse-click", .handler = ad_cmd_mouse,
+    {.name = "mouse-click", .desktop_action = true,
+     .handler = ad_cmd_mouse, .data = &ad_mouse_click,
      .group = G_MOUSE, .mutates = true, .args = ad_args_mouse_click,
      .summary = "Click at screen coordinates. Needs --headed."},
-    {.name = "mouse-down", .handler = ad_cmd_mouse,
+    {.name = "mouse-down", .desktop_action = true, .handler = ad_cmd_mouse, .data = &ad_mouse_held,
      .group = G_MOUSE, .mutates = true, .args = ad_args_mouse_down,
      .summary = "Reserved. Fails closed instead of pressing a button."},
-    {.name = "mouse-up", .handler = ad_cmd_mouse,
+    {.name = "mouse-up", .desktop_action = true, .handler = ad_cmd_mouse, .data = &ad_mouse_held,
      .group = G_MOUSE, .mutates = true, .args = ad_args_mouse_up,
      .summary = "Reserved. Fails closed instead of releasing a button."},
-    {.name = "mouse-wheel", .handler = ad_cmd_mouse,
+    {.name = "mouse-wheel", .desktop_action = true,
+     .handler = ad_cmd_mouse, .data = &ad_mouse_wheel,
      .group = G_MOUSE, .mutates = true, .args = ad_args_mouse_wheel,
      .summary = "Scroll the mouse wheel at screen coordinates. Needs --headed."},
 
     /* Notifications */
     {.name = "list-notifications", .group = G_NOTE, .args = ad_args_list_notifications,
      .summary = "List entries in the OS notification surface."},
-    {.name = "dismiss-notification", .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-notification", .desktop_action = true, .group = G_NOTE, .mutates = true,
      .args = ad_args_dismiss_notification, .summary = "Dismiss one notification by index."},
-    {.name = "dismiss-all-notifications", .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-all-notifications", .desktop_action = true,
+     .group = G_NOTE, .mutates = true, .destructive = true,
      .args = ad_args_dismiss_all_notifications,
      .summary = "Dismiss every notification, optionally for one app."},
-    {.name = "notification-action", .group = G_NOTE, .mutates = true,
+    {.name = "notification-action", .desktop_action = true, .group = G_NOTE, .mutates = true,
      .args = ad_args_notification_action,
      .summary = "Press an action button on a notification."},
 
     /* Clipboard */
     {.name = "clipboard-get", .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .args = ad_args_clipboard_set,
+    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_clipboard_set,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .args = ad_args_no,
+    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_no,
      .summary = "Clear the clipboard."},
 
     /* Wait */
     {.name = "wait", .group = G_WAIT, .args = ad_args_wait, .handler = ad_cmd_wait,
+     .check = ad_wait_args_check,
      .summary = "Block until a time, element, window, text, menu, event, or notification "
                 "condition holds."},
 
@@ -242,17 +332,19 @@ const ad_command ad_commands[] = {
      .stateless = true,
      .summary = "Print the version, target architecture, and OS."},
     {.name = "skills", .group = G_SYS, .args = ad_args_skills, .handler = ad_cmd_skills,
+     .rules = skills_rules,
      .stateless = true,
      .summary = "List and read the skills compiled into the binary."},
-    {.name = "session", .group = G_SYS, .args = ad_args_session,
+    {.name = "session", .group = G_SYS, .args = ad_args_session, .rules = session_rules,
+     .handler = ad_cmd_session,
      .summary = "Start, end, list, and clean up sessions."},
-    {.name = "cursor-overlay", .group = G_SYS, .args = ad_args_cursor_overlay,
+    {.name = "cursor-overlay", .group = G_SYS, .not_in_batch = true, .args = ad_args_cursor_overlay,
      .summary = "Configure the presentation-only agent cursor."},
     {.name = "trace", .group = G_SYS, .args = ad_args_trace, .handler = ad_cmd_trace,
      .summary = "Read merged session trace timelines."},
 
     /* Batch */
-    {.name = "batch", .group = G_BATCH, .args = ad_args_batch,
+    {.name = "batch", .group = G_BATCH, .not_in_batch = true, .args = ad_args_batch,
      .summary = "Run a bounded, sequential, non-atomic list of commands in one process."},
 };
 

@@ -49,6 +49,7 @@ typedef struct {
     /* Read by a front end, never passed to the command: the CLI turns --stdin into the
      * positional it stands for. Batch, MCP and the C library pass the value itself. */
     bool front_end;
+    const char *fills;         /* front_end: the positional it supplies ("text") */
 } ad_arg_spec;
 
 /* A rule over several arguments, checked on what the caller gave (before defaults), so a
@@ -92,6 +93,10 @@ typedef struct ad_command {
     bool not_in_batch;        /* refused inside a batch (batch itself, cursor-overlay) */
     const ad_arg_spec *args;  /* terminated by an entry whose name is NULL */
     const ad_arg_rule *rules; /* cross-argument rules, AD_RULE_END-terminated; may be NULL */
+    /* The rules data cannot express (wait's modes), run by the validator after `rules` on
+     * the given arguments and on the defaults-filled ones; NULL: none. 0, or -1 with an
+     * INVALID_ARGS in err. It reads arguments only: nothing of the desktop. */
+    int (*check)(const json_t *given, const json_t *args, struct ad_error *err);
     ad_command_fn handler;    /* NULL: not available in this build; fails closed */
     const void *data;         /* the handler's per-command data (an action spec, ...) */
 } ad_command;

@@ -11,7 +11,7 @@
 #include "core/ctx.h"
 #include "dispatch/post_wait.h"
 #include "core/refs.h"
-#include "core/state_files.h"
+#include "core/session.h"
 #include "core/state_root.h"
 #include "dispatch/suggestion.h"
 #include "dispatch/trace_writer.h"
@@ -97,35 +97,25 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     return 0;
 }
 
-#define SESSION_MANIFEST_MAX (64 * 1024)
-
-/* Reads the session's manifest into ctx->session_manifest (none: NULL); a session whose
- * manifest says it ended refuses every command but version and skills. */
-static int check_session_open(ad_ctx *ctx, ad_error *err)
+/* Enters the selected session (core/session.h: its use lock, so gc never removes it while
+ * this command runs, and its manifest into ctx->session_manifest), then applies the
+ * session's refusals before anything is sent: an ended session refuses every command but
+ * `session end` (version and skills never get here), and a multi-agent one refuses a
+ * desktop action without an agent id. */
+static int enter_session(ad_ctx *ctx, const json_t *args, ad_session_use *use, ad_error *err)
 {
     if (!ctx->session_id)
         return 0;
-    ad_state_dir ns = AD_STATE_DIR_INIT;
-    json_t *manifest = NULL;
-    /* A session without a manifest is open; one that cannot be read safely fails closed. */
-    int found = ad_state_namespace_open(ctx->state_root, ctx->session_id, false, &ns, err);
-    if (found == 0)
-        found = ad_state_json_read(&ns, "session.json", SESSION_MANIFEST_MAX, &manifest, err);
-    ad_state_dir_close(&ns);
-    if (found < 0)
+    if (ad_session_enter(ctx->state_root, ctx->session_id, use, &ctx->session_manifest,
+                         err) < 0)
         return -1;
-    json_t *ended = json_object_get(manifest, "ended_at");
-    int rc = 0;
-    if (ended && !json_is_null(ended)) {
-        ad_error_set(err, AD_INVALID_ARGS, "Session '%s' has ended", ctx->session_id);
-        ad_error_suggest(err, "Unset AGENT_DESKTOP_SESSION and omit --session, then run the "
-                              "command or start a new session");
-        ad_error_detail(err, "kind", json_string("session_ended"));
-        ad_error_detail(err, "session_id", json_string(ctx->session_id));
-        rc = -1;
-    }
-    ctx->session_manifest = manifest;
-    return rc;
+    const char *action = json_string_value(json_object_get(args, "action"));
+    if (ad_session_check_open(ctx->session_id, ctx->session_manifest, ctx->command->name,
+                              action, err) < 0)
+        return -1;
+    return ad_session_check_agent(ctx->session_id, ctx->session_manifest,
+                                  ctx->command->desktop_action, ctx->agent_id,
+                                  ctx->command->name, err);
 }
 
 /* Opens the command's trace (trace_writer.h) and writes command.start with the arguments
@@ -137,7 +127,7 @@ static int open_trace(ad_ctx *ctx, const ad_command *cmd, const json_t *given_ar
 {
     const char *path = global_str(ctx->globals, "trace");
     bool strict = json_is_true(json_object_get(ctx->globals, "trace_strict"));
-    bool session = ctx->session_id && ad_trace_session_on(ctx->session_manifest);
+    bool session = ctx->session_id && ad_session_manifest_tracing(ctx->session_manifest);
     if (strict && !path && !session) {
         ad_error_set(err, AD_INVALID_ARGS,
                      "--trace-strict requires --trace or a session that traces");
@@ -205,6 +195,7 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
         .verbose = json_is_true(json_object_get(given_globals, "verbose")),
     };
     json_t *data = NULL;
+    ad_session_use session_use = AD_SESSION_USE_INIT;
     ad_trace_writer *trace = NULL;
     int64_t started = 0;
     int rc = -1;
@@ -216,14 +207,14 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
     if (check_globals(cmd, globals, &err) < 0)
         goto done;
     /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs); the
-     * state root and an ended session matter only to commands that use the state. No
-     * command reads the agent id yet (the multi-agent cursor is not in this build). */
+     * state root and the session matter only to commands that use the state. The agent id
+     * is scoped by session: it matters only in a multi-agent one (enter_session). */
     if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
         ad_agent_id_resolve(global_str(globals, "agent_id"), &ctx.agent_id, &err) < 0)
         goto done;
     if (!cmd->stateless) {
         if (ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
-            check_session_open(&ctx, &err) < 0)
+            enter_session(&ctx, args, &session_use, &err) < 0)
             goto done;
     }
     started = ad_now_us();
@@ -285,6 +276,7 @@ done:;
     json_decref(globals);
     free(ctx.agent_id);
     json_decref(ctx.session_manifest);
+    ad_session_leave(&session_use);
     free(ctx.state_root);
     free(ctx.session_id);
     free(ctx.observed_window_id);

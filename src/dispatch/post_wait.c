@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "dispatch/command_table.h"
+#include "dispatch/validate.h"
 
 #define POLL_MS 100
 #define DEFAULT_WAIT_TIMEOUT_MS 30000
@@ -87,10 +88,17 @@ static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_
                           ad_error *err)
 {
     const ad_command *snap = ad_command_find("snapshot");
-    json_t *sargs = is_action ? json_pack("{s:s, s:i, s:i, s:s}", "window_id",
-                                          ctx->observed_window_id, "max_depth", 10,
-                                          "timeout_ms", 3000, "surface", "window")
-                              : json_deep_copy(args);
+    json_t *sargs = NULL;
+    if (!is_action) {
+        sargs = json_deep_copy(args);
+    } else {
+        /* The window the action observed, with snapshot's own defaults from the table. */
+        json_t *given = json_pack("{s:s}", "window_id", ctx->observed_window_id);
+        int vrc = ad_args_validate(snap, given, &sargs, err);
+        json_decref(given);
+        if (vrc < 0)
+            return -1;
+    }
     const ad_command *saved = ctx->command;
     const char *saved_name = ctx->command_name;
     ctx->command = snap;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "core/session.h"
 #include "core/state_files.h"
 #include "core/trace_event.h"
 #include "core/trace_redact.h"
@@ -76,12 +77,6 @@ int64_t ad_trace_proc_start_ms(void)
 {
     pthread_once(&proc_start_once, read_proc_start); /* the C library may trace from threads */
     return proc_start_ms;
-}
-
-bool ad_trace_session_on(const json_t *manifest)
-{
-    const char *t = json_string_value(json_object_get(manifest, "trace"));
-    return t && strcmp(t, "on") == 0;
 }
 
 static int unavailable(ad_error *err, const char *what, const char *why)
@@ -233,7 +228,9 @@ int ad_trace_writer_open(const char *path, const char *state_root, const char *s
                          const json_t *manifest, ad_trace_writer **ret, ad_error *err)
 {
     *ret = NULL;
-    bool session = !path && session_id && state_root && ad_trace_session_on(manifest);
+    /* An ended session is sealed: `session end` run again records nothing. */
+    bool session = !path && session_id && state_root && ad_session_manifest_tracing(manifest) &&
+                   !ad_session_manifest_ended(manifest);
     if (!path && !session)
         return 0;
     ad_trace_writer *w = calloc(1, sizeof(*w));

@@ -4,7 +4,8 @@
  *
  * Where events go: to --trace PATH (one private file, no session needed; the session's
  * trace then receives nothing), else to the session's trace when its manifest says
- * "trace": "on": one segment per process, <state root>/sessions/<id>/trace/
+ * "trace": "on" and it has not ended: one segment per process,
+ * <state root>/sessions/<id>/trace/
  * <pid>-<proc_start_ms>.jsonl, whose first line is trace.meta. Every event carries event,
  * seq (per segment, from 0), ts_ms (never decreasing within a segment), segment,
  * session_id, writer_pid and writer_proc_start_ms, and is redacted (core/trace_redact.h).
@@ -35,9 +36,6 @@
 #define AD_TRACE_LINE_MAX (256 * 1024)
 
 typedef struct ad_trace_writer ad_trace_writer;
-
-/* True when the manifest (may be NULL) asks the session to trace. */
-bool ad_trace_session_on(const json_t *manifest);
 
 /* Opens the writer for one command: path (--trace; may be NULL) wins over the session
  * (state_root, session_id and manifest; any may be NULL). Returns 0 with *ret a new writer

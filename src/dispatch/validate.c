@@ -168,12 +168,14 @@ static const ad_arg_spec *spec_of_key(const ad_arg_spec *specs, const char *key)
     return ad_arg_spec_find(specs, key);
 }
 
-/* True when `term` (key or key=value) holds in `given`. */
+/* True when `term` holds in `given`: "key" (given), "key=value" (given with that value) or
+ * "key!=value" (given with another value). */
 static bool term_holds(const json_t *given_args, const char *term, size_t len)
 {
     char key[128], want[128] = "";
     const char *eq = memchr(term, '=', len);
-    size_t klen = eq ? (size_t)(eq - term) : len;
+    bool negated = eq && eq > term && eq[-1] == '!';
+    size_t klen = eq ? (size_t)(eq - term) - negated : len;
     if (klen >= sizeof(key))
         return false;
     memcpy(key, term, klen);
@@ -183,12 +185,13 @@ static bool term_holds(const json_t *given_args, const char *term, size_t len)
         return false;
     if (!eq)
         return true;
-    size_t wlen = len - klen - 1;
+    size_t wlen = len - (size_t)(eq + 1 - term);
     if (wlen >= sizeof(want))
         return false;
     memcpy(want, eq + 1, wlen);
     want[wlen] = '\0';
-    return json_is_string(v) && strcmp(json_string_value(v), want) == 0;
+    bool same = json_is_string(v) && strcmp(json_string_value(v), want) == 0;
+    return negated ? !same : same;
 }
 
 /* "--a, --b or --c" from a rule's keys (how the CLI user writes them). */
@@ -207,10 +210,13 @@ static void rule_names(const char *keys, const char *joiner, char *buf, size_t s
             name[i] = c[i] == '_' ? '-' : c[i];
         name[n] = '\0';
         char *eq = strchr(name, '=');
-        int w = eq ? snprintf(buf + used, size - used, "%s%s %s", sep, name, eq + 1)
-                   : snprintf(buf + used, size - used, "%s--%s", sep, name);
+        bool negated = eq && eq > name && eq[-1] == '!';
         if (eq)
-            *eq = '\0';
+            eq[negated ? -1 : 0] = '\0';
+        int w = !eq      ? snprintf(buf + used, size - used, "%s--%s", sep, name)
+                : negated ? snprintf(buf + used, size - used, "%s--%s other than %s", sep,
+                                     name, eq + 1)
+                          : snprintf(buf + used, size - used, "%s%s %s", sep, name, eq + 1);
         if (w < 0 || (size_t)w >= size - used)
             break;
         used += (size_t)w;
@@ -273,7 +279,7 @@ static int check_rule(const ad_command *cmd, const ad_arg_rule *r, const json_t 
         ad_error_suggest(err, "%s", r->suggestion);
     if (first_held) {
         char key[128];
-        const char *end = strpbrk(first_held, "|=");
+        const char *end = strpbrk(first_held, "|=!");
         size_t len = end ? (size_t)(end - first_held) : strlen(first_held);
         snprintf(key, sizeof(key), "%.*s", (int)len, first_held);
         ad_error_detail_text(err, "argument", key);
@@ -314,9 +320,12 @@ int ad_args_validate(const ad_command *cmd, const json_t *given_in, json_t **ret
         }
         if (json_is_null(v))
             continue;
-        if (s->front_end) {
-            ad_error_set(err, AD_INVALID_ARGS, "--%s is read by the command line only", s->name);
-            ad_error_suggest(err, "Pass the text itself as the command's text argument");
+        /* A front-end flag comes with the text it stood for (the CLI read it), and then
+         * only marks it as piped; alone, it asks this process to read a stdin it must not. */
+        if (s->front_end && given(v) && !json_object_get(given_args, s->fills)) {
+            ad_error_set(err, AD_INVALID_ARGS, "--%s is read by the command line only",
+                         s->name);
+            ad_error_suggest(err, "Pass the text itself as %s", s->fills);
             json_decref(empty);
             return fail_arg(err, s, true);
         }
@@ -373,6 +382,11 @@ int ad_args_validate(const ad_command *cmd, const json_t *given_in, json_t **ret
             json_decref(empty);
             return -1;
         }
+    }
+    if (cmd->check && cmd->check(given_args, out, err) < 0) {
+        json_decref(out);
+        json_decref(empty);
+        return -1;
     }
     json_decref(empty);
     *ret_args = out;

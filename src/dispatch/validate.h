@@ -20,7 +20,8 @@
  *      a front-end flag (`front_end`, such as --stdin, which the CLI turns into the text) is
  *      never given to a command;
  *   5. required arguments are present;
- *   6. the command's rules (command_table.h, ad_arg_rule) hold over what was given;
+ *   6. the command's rules (command_table.h, ad_arg_rule) hold over what was given, and its
+ *      `check` function, for what data cannot say;
  * then returns a new object: the given values plus the typed defaults of everything not
  * given (a subcommand's own default where `action_defaults` names one).
  *

@@ -164,9 +164,11 @@ AdResult ad_snapshot(const struct AdAdapter *adapter, const char *app, int32_t s
                                            "popover", "alert"};
     if (surface < 0 || surface >= (int32_t)(sizeof(surfaces) / sizeof(surfaces[0])))
         return fail(AD_RESULT_ERR_INVALID_ARGS, "surface is not an AdSnapshotSurface value");
-    json_t *args = json_pack("{s:s, s:i, s:i, s:b, s:b}", "surface", surfaces[surface],
-                             "max_depth", max_depth ? max_depth : 10, "timeout_ms", 3000,
-                             "interactive_only", interactive_only, "compact", compact);
+    /* The given arguments only, as the CLI passes them: dispatch's validator checks the
+     * depth (0 to 50) and adds the table's defaults (timeout_ms). */
+    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", surfaces[surface],
+                             "max_depth", max_depth, "interactive_only", interactive_only,
+                             "compact", compact);
     if (app)
         json_object_set_new(args, "app", json_string(app));
     return run(adapter, "snapshot", args, out);

@@ -236,7 +236,8 @@ def test_bare_command_prints_help(cli):
 # one that --help marks "(not in this build)" (click, the brief's example, while it is one).
 UNIMPLEMENTED_CANDIDATES = [
     ("click", ["@sabc:e1"]), ("double-click", ["@sabc:e1"]), ("hover", ["@sabc:e1"]),
-    ("focus-window", []), ("minimize", []), ("maximize", []), ("restore", []),
+    ("focus-window", ["--app", "ad-e2e-no-such-app"]), ("minimize", []), ("maximize", []),
+    ("restore", []),
     ("list-displays", []), ("screenshot", []), ("clipboard-get", []), ("list-surfaces", []),
     ("list-notifications", []), ("launch", ["ad-e2e-no-such-app"]),
 ]

@@ -371,3 +371,23 @@ def test_export_renders_in_chromium(cli, state_home, fixture_app, tmp_path):
     mean = sum(lum) / len(lum)
     variance = sum((v - mean) ** 2 for v in lum) / len(lum)
     assert len(colours) > 20 and variance > 50, (len(colours), variance)
+
+
+def test_session_start_traces_until_the_session_ends(cli, state_home, fixture_app):
+    """With the real `session start` and `session end` (sessions.md): the new session traces,
+    its end is recorded, and once sealed a repeated `session end` writes nothing."""
+    sid = cli.ok("session", "start", "--name", "trace-e2e")["session_id"]
+    s = ["--session", sid]
+    assert cli.ok("status", *s)["tracing"] is True
+    cli.ok("find", *FIXTURE, "--role", "button", "--count", *s)
+    shown = cli.ok("trace", "show", "--event", "command.end", *s)
+    assert [e["command"] for e in shown["events"]] == ["status", "find"]
+    cli.ok("session", "end", *s)
+    sealed = read_segments(state_home, sid)
+    ends = [e for events in sealed.values() for e in events if e["event"] == "command.end"]
+    assert ends[-1]["command"] == "session" and ends[-1]["ok"] is True
+    cli.ok("session", "end", *s)  # ending again succeeds, and records nothing
+    assert read_segments(state_home, sid) == sealed
+    code, env = cli.run("trace", "show", *s)
+    expect_error((code, env), "INVALID_ARGS")
+    assert env["error"]["details"]["kind"] == "session_ended"

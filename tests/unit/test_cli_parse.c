@@ -126,9 +126,9 @@ static void test_defaults_are_filled(void **state)
     done(&r);
     r = PARSE("find");
     fill(&r);
-    /* find --limit has no table default (the handler applies 50) so that an explicit
-     * --limit can conflict with --first. */
-    assert_null(json_object_get(r.p.args, "limit"));
+    /* The rules see what was given, so find's --limit default (50) does not conflict with
+     * --first. */
+    assert_int_equal(tu_int(r.p.args, "limit"), 50);
     assert_int_equal(tu_int(r.p.args, "timeout_ms"), 5000);
     assert_null(tu_at(r.p.args, "nth"));
     done(&r);

@@ -99,7 +99,9 @@ static void make_tracing_session(const char *id)
     snprintf(path, sizeof(path), "%s/sessions/%s/session.json", home, id);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f, "{\"schema\":1,\"session_id\":\"%s\",\"trace\":\"on\",\"ended_at\":null}", id);
+    fprintf(f, "{\"schema\":1,\"session_id\":\"%s\",\"name\":null,\"created_at\":1,"
+               "\"ended_at\":null,\"trace\":\"on\",\"artifacts\":\"events\","
+               "\"screenshots\":false,\"cursor\":false,\"multi_agent\":false}", id);
     fclose(f);
     chmod(path, 0600);
 }

@@ -147,15 +147,6 @@ bool tu_has_dotfile(const char *dir)
     return found;
 }
 
-static json_t *default_value(const ad_arg_spec *s)
-{
-    switch (s->type) {
-    case AD_ARG_INT: return json_integer(strtoll(s->default_value, NULL, 10));
-    case AD_ARG_STRING:
-    case AD_ARG_ENUM: return json_string(s->default_value);
-    default: return NULL;
-    }
-}
 
 json_t *tu_args(const char *cmd, const char *fmt, ...)
 {
@@ -172,18 +163,6 @@ json_t *tu_args(const char *cmd, const char *fmt, ...)
     if (!args) {
         fprintf(stderr, "tu_args: %s\n", jerr.text);
         abort();
-    }
-    for (const ad_arg_spec *s = c->args; s->name; s++) {
-        char key[64];
-        size_t i = 0;
-        for (; s->name[i] && i + 1 < sizeof(key); i++)
-            key[i] = s->name[i] == '-' ? '_' : s->name[i];
-        key[i] = '\0';
-        if (s->default_value && !json_object_get(args, key)) {
-            json_t *v = default_value(s);
-            if (v)
-                json_object_set_new(args, key, v);
-        }
     }
     return args;
 }

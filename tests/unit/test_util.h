@@ -49,8 +49,8 @@ int tu_count_entries(const char *dir);
 /* True when some entry of dir starts with '.' (a temp file left behind). */
 bool tu_has_dotfile(const char *dir);
 
-/* Arguments for `cmd` as the CLI parser would build them: json_pack(fmt, ...) plus every
- * declared default the pack did not set. Returns a new object. */
+/* The given arguments of `cmd` (json_pack(fmt, ...)), as any door passes them; dispatch's
+ * validator adds the defaults. Aborts on an unknown command. Returns a new object. */
 json_t *tu_args(const char *cmd, const char *fmt, ...);
 /* Dispatches `cmd` with args (stolen) and globals (stolen, NULL for none). Returns the
  * envelope; *exit_code gets the exit status. */

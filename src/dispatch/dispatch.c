@@ -149,6 +149,8 @@ static int open_trace(ad_ctx *ctx, const ad_command *cmd, const json_t *given_ar
         return 0;
     ctx->trace = ad_trace_writer_sink(*ret);
     json_t *start = json_pack("{s:s}", "command", cmd->name);
+    if (ctx->agent_id) /* who acted, in a multi-agent session */
+        json_object_set_new(start, "agent_id", ad_json_text(ctx->agent_id));
     if (json_object_size(given_args))
         json_object_set_new(start, "args", json_deep_copy(given_args));
     if (ad_trace_writer_emit(*ret, "command.start", start, &terr) < 0 && strict) {

@@ -290,10 +290,11 @@ static void test_trace_path_takes_the_events(void **state)
     fx *f = *state;
     char *path = NULL;
     assert_true(asprintf(&path, "%s/run.jsonl", f->bed->home.dir) > 0);
-    json_t *g = json_pack("{s:s, s:s}", "session", "s1", "trace", path);
+    json_t *g = json_pack("{s:s, s:s, s:s}", "session", "s1", "trace", path, "agent_id", "a1");
     json_decref(run(f, "status", tu_args("status", "{}"), g, 0));
     json_t *lines = lines_of(path);
     assert_int_equal(json_array_size(lines), 3);
+    assert_string_equal(tu_str(lines, "1.agent_id"), "a1");
     assert_string_equal(tu_str(lines, "2.event"), "command.end");
     struct stat sb;
     assert_int_equal(stat(path, &sb), 0);

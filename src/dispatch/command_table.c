@@ -70,7 +70,8 @@ const ad_command ad_commands[] = {
     {.name = "launch", .group = G_APP, .mutates = true, .args = ad_args_launch,
      .summary = "Start an app, or attach to a running one, and return once its process is "
                 "running."},
-    {.name = "close-app", .group = G_APP, .mutates = true, .args = ad_args_close_app,
+    {.name = "close-app", .destructive = true,
+     .group = G_APP, .mutates = true, .args = ad_args_close_app,
      .summary = "Quit an app and all its windows, or end its process with --force."},
     {.name = "list-apps", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_apps, .summary = "List running GUI apps."},
@@ -133,7 +134,7 @@ const ad_command ad_commands[] = {
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_set_value,
      .summary = "Write a value directly through the accessibility value path."},
-    {.name = "clear",
+    {.name = "clear", .destructive = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Empty a text target."},
     {.name = "focus",
@@ -210,9 +211,9 @@ const ad_command ad_commands[] = {
     /* Notifications */
     {.name = "list-notifications", .group = G_NOTE, .args = ad_args_list_notifications,
      .summary = "List entries in the OS notification surface."},
-    {.name = "dismiss-notification", .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-notification", .destructive = true, .group = G_NOTE, .mutates = true,
      .args = ad_args_dismiss_notification, .summary = "Dismiss one notification by index."},
-    {.name = "dismiss-all-notifications", .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-all-notifications", .destructive = true, .group = G_NOTE, .mutates = true,
      .args = ad_args_dismiss_all_notifications,
      .summary = "Dismiss every notification, optionally for one app."},
     {.name = "notification-action", .group = G_NOTE, .mutates = true,
@@ -222,9 +223,11 @@ const ad_command ad_commands[] = {
     /* Clipboard */
     {.name = "clipboard-get", .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .args = ad_args_clipboard_set,
+    {.name = "clipboard-set", .destructive = true,
+     .group = G_CLIP, .mutates = true, .args = ad_args_clipboard_set,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .args = ad_args_no,
+    {.name = "clipboard-clear", .destructive = true,
+     .group = G_CLIP, .mutates = true, .args = ad_args_no,
      .summary = "Clear the clipboard."},
 
     /* Wait */

@@ -216,3 +216,52 @@ test('a message over 4 MiB is refused and the server goes on', async () => {
   assert.deepStrictEqual(lines[1], { jsonrpc: '2.0', id: 2, result: { resultType: 'complete' } });
   assert.equal(lines[2].error.code, -32602, 'a modern request without clientCapabilities');
 });
+
+test('the server\'s global flags reach every call; per-call flags are refused', async () => {
+  const { client, pid } = await connectLegacy(['--session', 'mcp-test', '--headed']);
+  try {
+    const ac = new AbortController();
+    const call = client.callTool({ name: 'desktop_wait', arguments: { ms: 60000 } },
+      undefined, { signal: ac.signal, timeout: 120000 }).catch(() => 'cancelled');
+    const [child] = await waitUntil(() => {
+      const c = callsOf(pid, 'wait');
+      return c.length ? c : null;
+    }, 'the wait child');
+    // Read from /proc: the globals come before the command, the value after "--".
+    assert.deepStrictEqual(child.argv.slice(1), ['--headed', '--session=mcp-test', 'wait', '--',
+      '60000']);
+    ac.abort('test');
+    await call;
+  } finally {
+    await client.close();
+  }
+  const refused = spawn(AD_BIN, ['mcp', '--wait-for', 'x'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  refused.stdout.on('data', (d) => { out += d; });
+  const code = await new Promise((resolve) => refused.on('exit', resolve));
+  assert.equal(code, 2);
+  assert.equal(out, '', 'stdout carries only JSON-RPC');
+});
+
+test('a call whose child crashes is a tool error; the server lives on', async () => {
+  const { client, pid } = await connectModern();
+  try {
+    const call = client.callTool({ name: 'desktop_wait', arguments: { ms: 60000 } },
+      { timeout: 120000 });
+    const [child] = await waitUntil(() => {
+      const c = callsOf(pid, 'wait');
+      return c.length ? c : null;
+    }, 'the wait child');
+    // An abort: ASan builds turn SIGSEGV into a report and exit 1, but let SIGABRT kill.
+    process.kill(child.pid, 'SIGABRT');
+    const crashed = await call;
+    assert.equal(crashed.isError, true);
+    const env = envelopeOf(crashed);
+    assert.equal(env.error.code, 'INTERNAL');
+    assert.match(env.error.message, /signal 6/);
+    assert.equal(envelopeOf(await client.callTool({ name: 'desktop_version',
+      arguments: {} })).ok, true);
+  } finally {
+    await client.close();
+  }
+});

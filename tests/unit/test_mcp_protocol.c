@@ -8,10 +8,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "mcp/framing.h"
 #include "mcp/protocol.h"
+#include "mcp/result.h"
+#include "dispatch/command_table.h"
 
 static char *next_line(ad_line_reader *r, ad_line_kind want)
 {
@@ -197,6 +200,57 @@ static void test_tools_list_pages(void **state)
     json_decref(params);
 }
 
+/* A child's output (text) and wait status as the server holds them when it exited. */
+static json_t *result_of(const char *cmd_name, const char *text, int status)
+{
+    ad_mcp_child c;
+    memset(&c, 0, sizeof(c));
+    c.out_fd = -1;
+    c.out = strdup(text);
+    c.out_len = strlen(text);
+    c.exited = true;
+    c.status = status;
+    json_t *r = ad_mcp_child_result(ad_command_find(cmd_name), &c);
+    free(c.out);
+    return r;
+}
+
+static void test_tool_results(void **state)
+{
+    (void)state;
+    const char *ok = "{\"version\":\"2.6\",\"ok\":true,\"command\":\"version\",\"data\":{}}\n";
+    json_t *r = result_of("version", ok, 0);
+    assert_false(json_is_true(json_object_get(r, "isError")));
+    json_t *text = json_array_get(json_object_get(r, "content"), 0);
+    assert_string_equal(json_string_value(json_object_get(text, "type")), "text");
+    json_t *parsed = json_loads(json_string_value(json_object_get(text, "text")), 0, NULL);
+    assert_true(json_equal(parsed, json_object_get(r, "structuredContent")));
+    json_decref(parsed);
+    json_decref(r);
+    /* A screenshot without a path: the PNG as an image block, not base64 text. */
+    r = result_of("screenshot", "{\"version\":\"2.6\",\"ok\":true,\"command\":\"screenshot\","
+                  "\"data\":{\"format\":\"png\",\"data\":\"iVBORw0K\",\"width\":1}}\n", 0);
+    json_t *image = json_array_get(json_object_get(r, "content"), 0);
+    assert_string_equal(json_string_value(json_object_get(image, "type")), "image");
+    assert_string_equal(json_string_value(json_object_get(image, "data")), "iVBORw0K");
+    assert_string_equal(json_string_value(json_object_get(image, "mimeType")), "image/png");
+    assert_null(json_object_get(json_object_get(json_object_get(r, "structuredContent"), "data"),
+                                "data"));
+    json_decref(r);
+    /* Killed before its envelope (Linux wait status of a signal: the signal number). */
+    r = result_of("snapshot", "{\"vers", SIGSEGV);
+    assert_true(json_is_true(json_object_get(r, "isError")));
+    json_t *err = json_object_get(json_object_get(r, "structuredContent"), "error");
+    assert_string_equal(json_string_value(json_object_get(err, "code")), "INTERNAL");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "signal 11"));
+    json_decref(r);
+    /* Exited without printing an envelope. */
+    r = result_of("snapshot", "", 3 << 8);
+    err = json_object_get(json_object_get(r, "structuredContent"), "error");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "status 3"));
+    json_decref(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_era_per_request),
         cmocka_unit_test(test_initialize_answers_a_supported_version),
         cmocka_unit_test(test_tools_list_pages),
+        cmocka_unit_test(test_tool_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,61 +70,50 @@ static int value_text(const char *key, const json_t *v, char *buf, size_t size,
     return fail(err, key, "must be a string or a whole number");
 }
 
-/* Pushes "--name=text" for each value (one, or each array item) of a flag. */
+/* Pushes prefix + text as one token. */
+static int push_token(ad_argv *v, const char *prefix, const char *text, ad_error *err)
+{
+    size_t n = strlen(prefix) + strlen(text) + 1;
+    char *tok = malloc(n);
+    if (!tok)
+        return out_of_memory(err);
+    snprintf(tok, n, "%s%s", prefix, text);
+    int rc = ad_argv_push(v, tok);
+    free(tok);
+    return rc < 0 ? out_of_memory(err) : 0;
+}
+
+/* Pushes each value (one, or each item of an array) as its own token, prefix + its text. */
+static int push_values(ad_argv *v, const char *prefix, const char *key, const json_t *val,
+                       ad_error *err)
+{
+    size_t count = json_is_array(val) ? json_array_size(val) : 1;
+    for (size_t i = 0; i < count; i++) {
+        const json_t *item = json_is_array(val) ? json_array_get(val, i) : val;
+        char num[32];
+        const char *text = NULL;
+        if (value_text(key, item, num, sizeof(num), &text, err) < 0 ||
+            push_token(v, prefix, text, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Pushes a flag: "--name" for a true bool, else "--name=text" once per value. */
 static int push_flag(ad_argv *v, const ad_arg_spec *spec, const char *key, const json_t *val,
                      ad_error *err)
 {
     if (spec->type == AD_ARG_BOOL) {
         if (!json_is_boolean(val))
             return fail(err, key, "must be true or false");
-        if (!json_is_true(val))
-            return 0;
-        size_t n = strlen(spec->name) + 3;
-        char *tok = malloc(n);
-        if (!tok)
-            return out_of_memory(err);
-        snprintf(tok, n, "--%s", spec->name);
-        int rc = ad_argv_push(v, tok);
-        free(tok);
-        return rc < 0 ? out_of_memory(err) : 0;
+        return json_is_true(val) ? push_token(v, "--", spec->name, err) : 0;
     }
-    size_t count = json_is_array(val) ? json_array_size(val) : 1;
     if (json_is_array(val) != (spec->type == AD_ARG_STRING_LIST))
         return fail(err, key, spec->type == AD_ARG_STRING_LIST ? "must be an array"
                                                                : "must not be an array");
-    for (size_t i = 0; i < count; i++) {
-        const json_t *item = json_is_array(val) ? json_array_get(val, i) : val;
-        char num[32];
-        const char *text = NULL;
-        if (value_text(key, item, num, sizeof(num), &text, err) < 0)
-            return -1;
-        size_t n = strlen(spec->name) + strlen(text) + 4;
-        char *tok = malloc(n);
-        if (!tok)
-            return out_of_memory(err);
-        snprintf(tok, n, "--%s=%s", spec->name, text);
-        int rc = ad_argv_push(v, tok);
-        free(tok);
-        if (rc < 0)
-            return out_of_memory(err);
-    }
-    return 0;
-}
-
-/* Pushes each value of a positional as its own token. */
-static int push_positional(ad_argv *v, const char *key, const json_t *val, ad_error *err)
-{
-    size_t count = json_is_array(val) ? json_array_size(val) : 1;
-    for (size_t i = 0; i < count; i++) {
-        const json_t *item = json_is_array(val) ? json_array_get(val, i) : val;
-        char num[32];
-        const char *text = NULL;
-        if (value_text(key, item, num, sizeof(num), &text, err) < 0)
-            return -1;
-        if (ad_argv_push(v, text) < 0)
-            return out_of_memory(err);
-    }
-    return 0;
+    char prefix[160];
+    snprintf(prefix, sizeof(prefix), "--%s=", spec->name);
+    return push_values(v, prefix, key, val, err);
 }
 
 /* A value that counts as given: not null, not false. */
@@ -198,7 +187,7 @@ int ad_argv_add_command(ad_argv *v, const ad_command *cmd, const json_t *given, 
             ad_error_detail_text(err, "argument", missing);
             return -1;
         }
-        if (push_positional(v, key, val, err) < 0)
+        if (push_values(v, "", key, val, err) < 0)
             return -1;
     }
     return 0;

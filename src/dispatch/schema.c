@@ -7,19 +7,6 @@
 #include "dispatch/arg_check.h"
 #include "dispatch/validate.h"
 
-/* True when the '|'-separated list holds the word (len bytes). */
-static bool list_has(const char *list, const char *word, size_t len)
-{
-    for (const char *p = list; p && *p;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if (n == len && strncmp(p, word, len) == 0)
-            return true;
-        p = bar ? bar + 1 : NULL;
-    }
-    return false;
-}
-
 const ad_arg_spec *ad_command_action_spec(const ad_command *cmd)
 {
     for (const ad_arg_spec *s = cmd ? cmd->args : NULL; s && s->name; s++) {
@@ -36,7 +23,7 @@ bool ad_schema_includes(const ad_command *cmd, const ad_arg_spec *spec, const ch
 {
     if (spec->front_end || spec == ad_command_action_spec(cmd))
         return false;
-    return !spec->only_for || !action || list_has(spec->only_for, action, strlen(action));
+    return !spec->only_for || !action || ad_arg_list_has(spec->only_for, action, strlen(action));
 }
 
 /* "a|b|c" as a new JSON array of strings. */
@@ -110,7 +97,7 @@ json_t *ad_command_input_schema(const ad_command *cmd, const char *action)
     const ad_arg_spec *action_spec = ad_command_action_spec(cmd);
     if (!cmd || (action_spec == NULL) != (action == NULL))
         return NULL;
-    if (action && !list_has(action_spec->choices, action, strlen(action)))
+    if (action && !ad_arg_list_has(action_spec->choices, action, strlen(action)))
         return NULL;
     json_t *props = json_object();
     json_t *required = json_array();

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 import atspi_observer as obs
+from action_helpers import expect_count, need_state, ref
 from test_actions import _calc_display, _clear_button
 
 MCP_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "mcp")
@@ -45,3 +46,49 @@ def test_mcp_click_seven_on_the_calculator(cli, calculator_app, mcp_clients, era
     assert result["click"]["ok"] is True, result["click"]
     # The effect, read independently of agent-desktop.
     obs.wait_until(lambda: obs.text_of(display) == "7", what="7 in the calculator's display")
+
+
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def _click_request(request_id, ref_id):
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+            "params": {"_meta": MODERN_META, "name": "desktop_click",
+                       "arguments": {"ref_id": ref_id}}}
+
+
+def test_mcp_a_call_cancelled_before_it_started_never_runs(cli, fixture_app):
+    """A tools/call and its notifications/cancelled in one write: the click never happens
+    (the fixture's own count), and it gets no response. The canary is a second click in the
+    same write, whose effect shows the first one would have landed by then. Hand-written
+    JSON here: only the wire can put the two messages into one read."""
+    before = need_state(fixture_app)
+    inc = ref(cli, "inc_button")
+    server = subprocess.Popen([cli.binary, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=cli.environment())
+    try:
+        batch = [_click_request(1, inc),
+                 {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": 1, "reason": "test"}},
+                 _click_request(2, inc)]
+        server.stdin.write("".join(json.dumps(m) + "\n" for m in batch))
+        server.stdin.flush()
+        first = json.loads(server.stdout.readline())
+        assert first["id"] == 2, first
+        assert first["result"]["structuredContent"]["ok"] is True, first
+        expect_count(fixture_app, before["count"] + 1)
+        server.stdin.close()
+        rest = server.stdout.read()
+        assert server.wait(timeout=30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert rest == "", "no response for the cancelled call: %r" % rest
+    err = server.stderr.read()
+    assert "Sanitizer" not in err and "runtime error:" not in err, err
+    # A child that started and was stopped at once would leave the count alone as well; the
+    # server's log tells the two apart: it never had a child to cancel.
+    assert "cancelling desktop_click" not in err, err
+    assert "cancelled before it started" in err, err

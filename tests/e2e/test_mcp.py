@@ -4,6 +4,7 @@ tests/mcp/calc_click.mjs snapshots the calculator, finds the 7 and clicks it ove
 eras); the display is then read here through pyatspi, not through agent-desktop. The
 protocol tests (schemas, cancellation, limits, end of input) are tests/mcp/mcp.test.mjs.
 """
+import ctypes
 import json
 import os
 import subprocess
@@ -92,3 +93,81 @@ def test_mcp_a_call_cancelled_before_it_started_never_runs(cli, fixture_app):
     # server's log tells the two apart: it never had a child to cancel.
     assert "cancelling desktop_click" not in err, err
     assert "cancelled before it started" in err, err
+
+
+BUTTON1_MASK = 1 << 8
+
+
+def _pointer_buttons():
+    """The X pointer's button mask through libX11's XQueryPointer: not through agent-desktop."""
+    x11 = ctypes.CDLL("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XDefaultRootWindow.restype = ctypes.c_ulong
+    x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    display = x11.XOpenDisplay(None)
+    assert display, "cannot open the X display"
+    try:
+        root = x11.XDefaultRootWindow(display)
+        win, child = ctypes.c_ulong(), ctypes.c_ulong()
+        ints = [ctypes.c_int() for _ in range(4)]
+        mask = ctypes.c_uint()
+        x11.XQueryPointer(ctypes.c_void_p(display), ctypes.c_ulong(root), ctypes.byref(win),
+                          ctypes.byref(child), *[ctypes.byref(i) for i in ints],
+                          ctypes.byref(mask))
+        return mask.value
+    finally:
+        x11.XCloseDisplay(display)
+
+
+def _children_of(ppid):
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == ppid and fields[0] != "Z":
+            out.append(int(name))
+    return out
+
+
+def test_mcp_a_cancelled_drag_releases_its_button(cli, fixture_app):
+    """SIGTERM during a long headed drag: the child releases button 1 before it ends (read
+    through XQueryPointer), instead of leaving it down on the X server."""
+    assert not _pointer_buttons() & BUTTON1_MASK
+    server = subprocess.Popen([cli.binary, "mcp", "--headed"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=cli.environment())
+    try:
+        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                "params": {"_meta": MODERN_META, "name": "desktop_drag",
+                           "arguments": {"from_xy": "20,20", "to_xy": "80,80",
+                                         "duration": 60000, "timeout_ms": 120000}}}
+        server.stdin.write(json.dumps(call) + "\n")
+        server.stdin.flush()
+        obs.wait_until(lambda: _pointer_buttons() & BUTTON1_MASK, timeout=20,
+                       what="the drag to hold button 1")
+        children = _children_of(server.pid)
+        assert len(children) == 1, children
+        server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                       "params": {"requestId": 7}}) + "\n")
+        server.stdin.flush()
+        obs.wait_until(lambda: not os.path.exists("/proc/%d/stat" % children[0]) or
+                       children[0] not in _children_of(server.pid), timeout=20,
+                       what="the cancelled drag to end")
+        assert not _pointer_buttons() & BUTTON1_MASK, "button 1 is still held"
+        server.stdin.close()
+        assert server.stdout.read() == "", "no response for the cancelled call"
+        assert server.wait(timeout=30) == 0
+    finally:
+        if _pointer_buttons() & BUTTON1_MASK:  # leave the desktop as it was for later tests
+            subprocess.run(["xdotool", "mouseup", "1"], check=False)
+        if server.poll() is None:
+            server.kill()
+            server.wait()

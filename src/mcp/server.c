@@ -46,10 +46,13 @@ typedef struct {
 } server;
 
 static int sigchld_pipe[2] = {-1, -1};
+static volatile sig_atomic_t stop_signal; /* SIGTERM, SIGINT or SIGHUP to the server */
 
-static void on_sigchld(int sig)
+/* Wakes the loop: a child changed state, or the server was asked to stop. */
+static void on_signal(int sig)
 {
-    (void)sig;
+    if (sig != SIGCHLD)
+        stop_signal = sig;
     int saved = errno;
     ssize_t n = write(sigchld_pipe[1], "c", 1);
     (void)n; /* a full pipe already holds a wake-up */
@@ -128,17 +131,29 @@ static void start_call(server *s, const json_t *id, const json_t *params, ad_mcp
     const ad_mcp_tool *tool = ad_mcp_tool_find(name);
     const json_t *arguments = json_object_get(params, "arguments");
     if (!name)
-        return send_error(s, id, AD_RPC_INVALID_PARAMS, "tools/call needs params.name");
+        {
+            send_error(s, id, AD_RPC_INVALID_PARAMS, "tools/call needs params.name");
+            return;
+        }
     if (!tool) {
         char msg[256];
         snprintf(msg, sizeof(msg), "Unknown tool '%.128s'; tools/list names them", name);
-        return send_error(s, id, AD_RPC_INVALID_PARAMS, msg);
+        {
+            send_error(s, id, AD_RPC_INVALID_PARAMS, msg);
+            return;
+        }
     }
     if (arguments && !json_is_null(arguments) && !json_is_object(arguments))
-        return send_error(s, id, AD_RPC_INVALID_PARAMS, "params.arguments must be an object");
+        {
+            send_error(s, id, AD_RPC_INVALID_PARAMS, "params.arguments must be an object");
+            return;
+        }
     for (size_t i = 0; i < AD_MCP_CALLS_MAX; i++)
         if (s->calls[i].used && json_equal(s->calls[i].id, (json_t *)id))
-            return send_error(s, id, AD_RPC_INVALID_REQUEST, "A call with this id is running");
+            {
+                send_error(s, id, AD_RPC_INVALID_REQUEST, "A call with this id is running");
+                return;
+            }
     ad_error err = AD_ERROR_INIT;
     /* The validator every door uses, before any child: an unknown argument or a wrong type
      * is a tool error naming it. The child validates the same given JSON again. */
@@ -146,7 +161,10 @@ static void start_call(server *s, const json_t *id, const json_t *params, ad_mcp
     json_t *checked = NULL;
     if (!given || ad_args_validate(tool->cmd, given, &checked, &err) < 0) {
         json_decref(given);
-        return send_tool_error(s, id, era, tool->cmd, &err);
+        {
+            send_tool_error(s, id, era, tool->cmd, &err);
+            return;
+        }
     }
     json_decref(checked);
     call_slot *slot = NULL;
@@ -158,7 +176,10 @@ static void start_call(server *s, const json_t *id, const json_t *params, ad_mcp
         ad_error_set(&err, AD_INTERNAL, "The MCP server already runs %d tool calls, its limit",
                      AD_MCP_CALLS_MAX);
         ad_error_suggest(&err, "Call %s again when a running call has returned", tool->name);
-        return send_tool_error(s, id, era, tool->cmd, &err);
+        {
+            send_tool_error(s, id, era, tool->cmd, &err);
+            return;
+        }
     }
     ad_argv argv;
     ad_argv_init(&argv);
@@ -172,7 +193,10 @@ static void start_call(server *s, const json_t *id, const json_t *params, ad_mcp
         ad_mcp_child_spawn(&slot->child, s->exe, argv.items, &err) < 0) {
         ad_argv_clear(&argv);
         json_decref(given);
-        return send_tool_error(s, id, era, tool->cmd, &err);
+        {
+            send_tool_error(s, id, era, tool->cmd, &err);
+            return;
+        }
     }
     ad_argv_clear(&argv);
     json_decref(given);
@@ -240,21 +264,30 @@ static void handle_message(server *s, json_t *const *msgs, size_t index, size_t 
     const json_t *method_v = json_object_get(m, "method");
     const json_t *params = json_object_get(m, "params");
     if (!json_is_object(m)) {
-        return send_error(s, NULL, AD_RPC_INVALID_REQUEST,
-                          json_is_array(m) ? "JSON-RPC batches are not supported"
-                                           : "A message must be a JSON-RPC object");
+        {
+            send_error(s, NULL, AD_RPC_INVALID_REQUEST,
+                       json_is_array(m) ? "JSON-RPC batches are not supported"
+                                        : "A message must be a JSON-RPC object");
+            return;
+        }
     }
     if (!method_v) {
         if (json_object_get(m, "result") || json_object_get(m, "error"))
             return; /* a response from the client: this server sends no requests */
-        return send_error(s, id, AD_RPC_INVALID_REQUEST, "A request needs a method");
+        {
+            send_error(s, id, AD_RPC_INVALID_REQUEST, "A request needs a method");
+            return;
+        }
     }
     bool id_ok = !id || json_is_string(id) || json_is_integer(id);
     const char *jsonrpc = json_string_value(json_object_get(m, "jsonrpc"));
     if (!json_is_string(method_v) || !jsonrpc || strcmp(jsonrpc, "2.0") != 0 || !id_ok ||
         (params && !json_is_object(params)))
-        return send_error(s, id_ok ? id : NULL, AD_RPC_INVALID_REQUEST,
-                          "Not a JSON-RPC 2.0 request (jsonrpc, method, id, params)");
+        {
+            send_error(s, id_ok ? id : NULL, AD_RPC_INVALID_REQUEST,
+                       "Not a JSON-RPC 2.0 request (jsonrpc, method, id, params)");
+            return;
+        }
     const char *method = json_string_value(method_v);
     if (!id) {
         if (strcmp(method, "notifications/cancelled") == 0)
@@ -410,6 +443,11 @@ static void run(server *s)
                 }
             }
         }
+        if (stop_signal && !s->closing) {
+            /* Like end of input: the children end first, so none outlives the server. */
+            fprintf(stderr, "agent-desktop mcp: signal %d; stopping\n", (int)stop_signal);
+            s->closing = true;
+        }
         tend_calls(s);
     }
     ad_line_reader_clear(&in);
@@ -448,10 +486,13 @@ int ad_mcp_main(int argc, char **argv)
     s.exe[len] = '\0';
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigchld;
+    sa.sa_handler = on_signal;
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGCHLD, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     /* A client that goes away makes writes fail with EPIPE instead of killing the server. */
     signal(SIGPIPE, SIG_IGN);
     run(&s);

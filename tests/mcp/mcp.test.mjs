@@ -265,3 +265,20 @@ test('a call whose child crashes is a tool error; the server lives on', async ()
     await client.close();
   }
 });
+
+test('SIGTERM to the server ends it like end of input: children first, exit 0', async () => {
+  const server = spawn(AD_BIN, ['mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {} };
+  server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+    params: { _meta: meta, name: 'desktop_wait', arguments: { ms: 60000 } } }) + '\n');
+  const [child] = await waitUntil(() => {
+    const c = callsOf(server.pid, 'wait');
+    return c.length ? c : null;
+  }, 'the wait child');
+  server.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  assert.equal(alive(child.pid), false, 'the child did not outlive the server');
+  server.stdin.destroy();
+});

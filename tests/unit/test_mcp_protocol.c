@@ -244,6 +244,17 @@ static void test_tool_results(void **state)
     assert_string_equal(json_string_value(json_object_get(err, "code")), "INTERNAL");
     assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "signal 11"));
     json_decref(r);
+    /* More output than a message may hold: refused, whatever it was. */
+    ad_mcp_child big;
+    memset(&big, 0, sizeof(big));
+    big.out_fd = -1;
+    big.exited = true;
+    big.overflow = true;
+    r = ad_mcp_child_result(ad_command_find("snapshot"), &big);
+    assert_true(json_is_true(json_object_get(r, "isError")));
+    err = json_object_get(json_object_get(r, "structuredContent"), "error");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "printed more"));
+    json_decref(r);
     /* Exited without printing an envelope. */
     r = result_of("snapshot", "", 3 << 8);
     err = json_object_get(json_object_get(r, "structuredContent"), "error");

@@ -12,6 +12,24 @@ import {
 const callsOf = (pid, command) =>
   childrenOf(pid).filter((c) => c.argv.includes(command) && c.argv.includes('--'));
 
+// The first child of the server running `command`, once it runs.
+const runningCall = async (pid, command) => (await waitUntil(() => {
+  const c = callsOf(pid, command);
+  return c.length ? c : null;
+}, `the ${command} child`))[0];
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {} };
+
+// A server on raw pipes with one long `wait` call running: {server, exited, child}.
+async function serverWithRunningWait() {
+  const server = spawn(AD_BIN, ['mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
+  server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+    params: { _meta: MODERN_META, name: 'desktop_wait', arguments: { ms: 60000 } } }) + '\n');
+  return { server, exited, child: await runningCall(server.pid, 'wait') };
+}
+
 test('both SDKs list the same tools; every input schema compiles', async () => {
   const legacy = await connectLegacy();
   const modern = await connectModern();
@@ -134,10 +152,7 @@ test('cancellation: no response, the child is gone, the server answers on', asyn
     const ac = new AbortController();
     const call = client.callTool({ name: 'desktop_wait', arguments: { ms: 60000 } },
       undefined, { signal: ac.signal, timeout: 120000 });
-    const [child] = await waitUntil(() => {
-      const c = callsOf(pid, 'wait');
-      return c.length ? c : null;
-    }, 'the wait child');
+    const child = await runningCall(pid, 'wait');
     const before = seen.length;
     ac.abort('test');
     await assert.rejects(call);
@@ -179,19 +194,9 @@ test('at most 8 calls at once; the ninth is a tool error', async () => {
 });
 
 test('end of input: the server ends its children and exits 0', async () => {
-  const server = spawn(AD_BIN, ['mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => server.on('exit', (code, sig) => resolve({ code, sig })));
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {} };
-  server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
-    params: { _meta: meta, name: 'desktop_wait', arguments: { ms: 60000 } } }) + '\n');
-  const [child] = await waitUntil(() => {
-    const c = callsOf(server.pid, 'wait');
-    return c.length ? c : null;
-  }, 'the wait child');
+  const { server, exited, child } = await serverWithRunningWait();
   server.stdin.end();
-  const { code } = await exited;
-  assert.equal(code, 0);
+  assert.equal(await exited, 0);
   assert.equal(alive(child.pid), false, 'the child ended with the server');
 });
 
@@ -199,8 +204,7 @@ test('a message over 4 MiB is refused and the server goes on', async () => {
   const server = spawn(AD_BIN, ['mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   server.stdout.on('data', (d) => { out += d; });
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = MODERN_META;
   const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping',
     params: { _meta: meta, pad: 'x'.repeat(5 * 1024 * 1024) } });
   server.stdin.write(big + '\n');
@@ -223,10 +227,7 @@ test('the server\'s global flags reach every call; per-call flags are refused', 
     const ac = new AbortController();
     const call = client.callTool({ name: 'desktop_wait', arguments: { ms: 60000 } },
       undefined, { signal: ac.signal, timeout: 120000 }).catch(() => 'cancelled');
-    const [child] = await waitUntil(() => {
-      const c = callsOf(pid, 'wait');
-      return c.length ? c : null;
-    }, 'the wait child');
+    const child = await runningCall(pid, 'wait');
     // Read from /proc: the globals come before the command, the value after "--".
     assert.deepStrictEqual(child.argv.slice(1), ['--headed', '--session=mcp-test', 'wait', '--',
       '60000']);
@@ -248,10 +249,7 @@ test('a call whose child crashes is a tool error; the server lives on', async ()
   try {
     const call = client.callTool({ name: 'desktop_wait', arguments: { ms: 60000 } },
       { timeout: 120000 });
-    const [child] = await waitUntil(() => {
-      const c = callsOf(pid, 'wait');
-      return c.length ? c : null;
-    }, 'the wait child');
+    const child = await runningCall(pid, 'wait');
     // An abort: ASan builds turn SIGSEGV into a report and exit 1, but let SIGABRT kill.
     process.kill(child.pid, 'SIGABRT');
     const crashed = await call;
@@ -267,16 +265,7 @@ test('a call whose child crashes is a tool error; the server lives on', async ()
 });
 
 test('SIGTERM to the server ends it like end of input: children first, exit 0', async () => {
-  const server = spawn(AD_BIN, ['mcp'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {} };
-  server.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
-    params: { _meta: meta, name: 'desktop_wait', arguments: { ms: 60000 } } }) + '\n');
-  const [child] = await waitUntil(() => {
-    const c = callsOf(server.pid, 'wait');
-    return c.length ? c : null;
-  }, 'the wait child');
+  const { server, exited, child } = await serverWithRunningWait();
   server.kill('SIGTERM');
   assert.equal(await exited, 0);
   assert.equal(alive(child.pid), false, 'the child did not outlive the server');

@@ -64,6 +64,13 @@ for variant in build build-asan; do
   st=$?
   tail -n 15 "$log/e2e-$variant.txt"
   count "$log/e2e-$variant.txt" $st
+  # The MCP server through the official client SDKs (TAP, tests/mcp/run.sh).
+  echo "== MCP client tests ($variant)"
+  AD_BIN=$PWD/$variant/agent-desktop ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=halt_on_error=1 bash tests/mcp/run.sh >"$log/mcp-$variant.txt" 2>&1
+  st=$?
+  grep -E '^# (pass|fail)' "$log/mcp-$variant.txt"
+  count_tap "$log/mcp-$variant.txt" $st
 done
 ad_desktop_stop
 

@@ -7,12 +7,16 @@
 #include "cli/parse.h"
 #include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
+#include "mcp/server.h"
 
 int main(int argc, char **argv)
 {
     ad_cli_parsed parsed;
     ad_error err = AD_ERROR_INIT;
     int exit_code = 0;
+    /* `mcp` is a front end, not one of the 60 commands: it serves them over stdio. */
+    if (ad_mcp_invoked(argc, argv))
+        return ad_mcp_main(argc, argv);
     if (ad_cli_parse(argc, argv, &parsed, &err) < 0) {
         json_t *env = ad_cli_parse_error_envelope(&parsed, &err);
         ad_envelope_print(env);

@@ -1,7 +1,9 @@
-/* arg_check.c: range checks of whole-number arguments from the command table. */
+/* arg_check.c: range checks of whole-number arguments from the command table, and the
+ * choice lists they name. */
 #include "dispatch/arg_check.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void ad_arg_key(const char *name, char *buf, size_t size)
 {
@@ -48,4 +50,16 @@ int ad_arg_int_check(const ad_arg_spec *spec, long long v, ad_error *err)
     if (max != INT64_MAX)
         ad_error_detail(err, "maximum", json_integer((json_int_t)max));
     return ad_arg_parse_error(err);
+}
+
+bool ad_arg_list_has(const char *list, const char *text, size_t n)
+{
+    for (const char *c = list; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && strncmp(c, text, n) == 0)
+            return true;
+        c = bar ? bar + 1 : NULL;
+    }
+    return false;
 }

@@ -10,6 +10,8 @@
 #ifndef AD_ARG_CHECK_H
 #define AD_ARG_CHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -25,6 +27,10 @@ void ad_arg_int_bounds(const ad_arg_spec *spec, int64_t *ret_min, int64_t *ret_m
 
 /* 0 when v is within the spec's bounds, else -1 with the parse error in err. */
 int ad_arg_int_check(const ad_arg_spec *spec, long long v, ad_error *err);
+
+/* True when the '|'-separated list (such as an enum's choices, "a|b|c") holds the first n
+ * bytes of text. */
+bool ad_arg_list_has(const char *list, const char *text, size_t n);
 
 /* Marks err, already filled with INVALID_ARGS, as a parse error (exit 2) and returns -1. */
 int ad_arg_parse_error(ad_error *err);

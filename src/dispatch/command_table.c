@@ -218,6 +218,7 @@ const ad_command ad_commands[] = {
      .args = ad_args_set_value,
      .summary = "Write a value directly through the accessibility value path."},
     {.name = "clear", .desktop_action = true, .data = &ad_ra_clear, .ref_action = true,
+     .destructive = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Empty a text target."},
     {.name = "focus", .desktop_action = true, .data = &ad_ra_focus, .ref_action = true,
@@ -298,7 +299,8 @@ const ad_command ad_commands[] = {
     /* Notifications */
     {.name = "list-notifications", .group = G_NOTE, .args = ad_args_list_notifications,
      .summary = "List entries in the OS notification surface."},
-    {.name = "dismiss-notification", .desktop_action = true, .group = G_NOTE, .mutates = true,
+    {.name = "dismiss-notification", .desktop_action = true, .destructive = true,
+     .group = G_NOTE, .mutates = true,
      .args = ad_args_dismiss_notification, .summary = "Dismiss one notification by index."},
     {.name = "dismiss-all-notifications", .desktop_action = true,
      .group = G_NOTE, .mutates = true, .destructive = true,
@@ -311,9 +313,11 @@ const ad_command ad_commands[] = {
     /* Clipboard */
     {.name = "clipboard-get", .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_clipboard_set,
+    {.name = "clipboard-set", .group = G_CLIP, .mutates = true, .destructive = true,
+     .args = ad_args_clipboard_set,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .destructive = true, .args = ad_args_no,
+    {.name = "clipboard-clear", .group = G_CLIP, .mutates = true, .destructive = true,
+     .args = ad_args_no,
      .summary = "Clear the clipboard."},
 
     /* Wait */

@@ -25,19 +25,6 @@ static int fail_arg(ad_error *err, const ad_arg_spec *s, bool parse)
     return -1;
 }
 
-/* True when the '|'-separated list `choices` holds `text`. */
-static bool list_has(const char *choices, const char *text, size_t n)
-{
-    for (const char *c = choices; c && *c;) {
-        const char *bar = strchr(c, '|');
-        size_t len = bar ? (size_t)(bar - c) : strlen(c);
-        if (len == n && strncmp(c, text, n) == 0)
-            return true;
-        c = bar ? bar + 1 : NULL;
-    }
-    return false;
-}
-
 static bool given(const json_t *v)
 {
     return v && !json_is_null(v) && !json_is_false(v);
@@ -82,7 +69,7 @@ static int check_type(const ad_arg_spec *s, const json_t *v, ad_error *err)
         return 0;
     case AD_ARG_ENUM:
         if (json_is_string(v) &&
-            list_has(s->choices, json_string_value(v), json_string_length(v)))
+            ad_arg_list_has(s->choices, json_string_value(v), json_string_length(v)))
             return 0;
         ad_error_set(err, AD_INVALID_ARGS, "Invalid value for %s: expected one of %s", label,
                      s->choices);
@@ -346,7 +333,7 @@ int ad_args_validate(const ad_command *cmd, const json_t *given_in, json_t **ret
         json_t *gv = json_object_get(given_args, k);
         bool has = gv && !json_is_null(gv);
         if (has && s->only_for && action && given(gv) &&
-            !list_has(s->only_for, action, strlen(action))) {
+            !ad_arg_list_has(s->only_for, action, strlen(action))) {
             char label[96];
             label_of(s, label, sizeof(label));
             ad_error_set(err, AD_INVALID_ARGS, "%s %s does not take %s", cmd->name, action,
@@ -369,7 +356,7 @@ int ad_args_validate(const ad_command *cmd, const json_t *given_in, json_t **ret
             return fail_arg(err, s, true);
         }
         const char *d = (!s->only_for || !action ||
-                         list_has(s->only_for, action, strlen(action)))
+                         ad_arg_list_has(s->only_for, action, strlen(action)))
                             ? ad_arg_default(s, action)
                             : NULL;
         json_t *dv = d ? default_json(s, d) : NULL;

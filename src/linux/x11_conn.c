@@ -3,6 +3,8 @@
  * surfaces the errors of unchecked requests, and queueing XTEST events. */
 #include "linux/x11_private.h"
 
+#include "linux/x11_hold.h"
+
 #include <stdlib.h>
 #include <time.h>
 #include <xcb/xtest.h>
@@ -20,8 +22,8 @@ int64_t ad_x11_now_us(void)
 /* Gesture pacing (click gaps, drag steps, the remap settle): time is the point here. */
 void ad_x11_pause_ms(int ms)
 {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {}
+    /* Cut short by SIGTERM while a key or button is held, so the release comes soon. */
+    ad_x11_hold_pause_ms(ms);
 }
 
 static int fail_x(ad_x11 *x, ad_error *err, const char *what, unsigned code)
@@ -153,6 +155,8 @@ void ad_x11_fake(ad_x11 *x, uint8_t type, uint8_t detail, int px, int py)
     xcb_test_fake_input(x->c, type, detail, XCB_CURRENT_TIME, motion ? x->root : XCB_NONE,
                         (int16_t)(motion ? px : 0), (int16_t)(motion ? py : 0), 0);
     x->sent++;
+    /* A termination signal waits until what this process pressed is up (x11_hold.h). */
+    ad_x11_hold_note(x->c, type, detail);
 }
 
 /* Presses kcs[0..n) in order, or releases them in reverse order. */

@@ -451,6 +451,33 @@ static void test_export_embeds_screens(void **state)
     free(out);
 }
 
+/* A trace line is data, never markup: a hostile event name or field cannot add an element
+ * or end the viewer's script. */
+static void test_export_escapes_event_text(void **state)
+{
+    fx *f = *state;
+    write_segment_of(f, "1-1.jsonl",
+                     "{\"event\":\"x<script>alert(1)</script>\",\"seq\":0,\"ts_ms\":1,"
+                     "\"segment\":\"1-1\\\" onmouseover=\\\"a()\",\"command\":\"<img src=x>\","
+                     "\"ok\":false,\"code\":\"</td></tr></table><b>\"}\n");
+    char *out = NULL;
+    assert_true(asprintf(&out, "%s/view.html", f->bed->home.dir) > 0);
+    json_decref(run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "export", "out", out),
+                    in_session(), 0));
+    char *html = tu_read_file(out, NULL);
+    assert_null(strstr(html, "<script>alert"));
+    assert_null(strstr(html, "<img src=x>"));
+    assert_null(strstr(html, "</table><b>"));
+    assert_null(strstr(html, "\" onmouseover"));
+    assert_non_null(strstr(html, "x&lt;script&gt;alert(1)&lt;/script&gt;"));
+    /* The viewer's own script is the only one. */
+    char *first = strstr(html, "<script>");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "<script>"));
+    free(html);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +495,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_budget_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_show_needs_recorded_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_embeds_screens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_escapes_event_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,6 +418,27 @@ static void test_show_needs_recorded_events(void **state)
     json_decref(env);
 }
 
+static void assert_once(const char *text, const char *needle)
+{
+    const char *first = strstr(text, needle);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, needle));
+}
+
+/* Exports the session's trace to a new file; returns its HTML (the caller frees) and the
+ * envelope in *ret_env (the caller's). */
+static char *export_html(fx *f, json_t **ret_env)
+{
+    char *out = NULL;
+    assert_true(asprintf(&out, "%s/view.html", f->bed->home.dir) > 0);
+    *ret_env = run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "export", "out", out),
+                   in_session(), 0);
+    char *html = tu_read_file(out, NULL);
+    assert_non_null(html);
+    free(out);
+    return html;
+}
+
 static void test_export_embeds_screens(void **state)
 {
     fx *f = *state;
@@ -427,28 +448,23 @@ static void test_export_embeds_screens(void **state)
                      "{\"event\":\"trace.meta\",\"seq\":0,\"ts_ms\":1,\"segment\":\"1-1\"}\n"
                      "{\"event\":\"action.artifacts\",\"seq\":1,\"ts_ms\":2,\"segment\":"
                      "\"1-1\",\"before\":\"screens/b.png\",\"after\":\"screens/gone.png\"}\n");
-    char *screens = NULL, *png = NULL, *out = NULL;
+    char *screens = NULL, *png = NULL;
     assert_true(asprintf(&screens, "%s/screens", f->trace_dir) > 0);
     assert_true(asprintf(&png, "%s/b.png", screens) > 0);
-    assert_true(asprintf(&out, "%s/view.html", f->bed->home.dir) > 0);
     mkdir_private(screens);
     tu_write_file(png, "\x89PNG-not-really");
-    json_t *env = run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "export", "out", out),
-                      in_session(), 0);
+    json_t *env = NULL;
+    char *html = export_html(f, &env);
     assert_int_equal(tu_int(env, "data.screenshots_embedded"), 1);
     assert_int_equal(tu_int(env, "data.screenshots_skipped"), 1);
     /* The export's default limit is 5000, not show's 500. */
     assert_int_equal(tu_int(env, "data.returned_events"), tu_int(env, "data.total_events"));
-    char *html = tu_read_file(out, NULL);
     assert_non_null(strstr(html, "src=\"data:image/png;base64,iVBORy1ub3QtcmVhbGx5\""));
-    char *img = strstr(html, "<img");
-    assert_non_null(img);
-    assert_null(strstr(img + 1, "<img")); /* the missing one has no image */
+    assert_once(html, "<img"); /* the missing one has no image */
     free(html);
     json_decref(env);
     free(screens);
     free(png);
-    free(out);
 }
 
 /* A trace line is data, never markup: a hostile event name or field cannot add an element
@@ -460,22 +476,16 @@ static void test_export_escapes_event_text(void **state)
                      "{\"event\":\"x<script>alert(1)</script>\",\"seq\":0,\"ts_ms\":1,"
                      "\"segment\":\"1-1\\\" onmouseover=\\\"a()\",\"command\":\"<img src=x>\","
                      "\"ok\":false,\"code\":\"</td></tr></table><b>\"}\n");
-    char *out = NULL;
-    assert_true(asprintf(&out, "%s/view.html", f->bed->home.dir) > 0);
-    json_decref(run(f, "trace", tu_args("trace", "{s:s, s:s}", "action", "export", "out", out),
-                    in_session(), 0));
-    char *html = tu_read_file(out, NULL);
+    json_t *env = NULL;
+    char *html = export_html(f, &env);
+    json_decref(env);
     assert_null(strstr(html, "<script>alert"));
     assert_null(strstr(html, "<img src=x>"));
     assert_null(strstr(html, "</table><b>"));
     assert_null(strstr(html, "\" onmouseover"));
     assert_non_null(strstr(html, "x&lt;script&gt;alert(1)&lt;/script&gt;"));
-    /* The viewer's own script is the only one. */
-    char *first = strstr(html, "<script>");
-    assert_non_null(first);
-    assert_null(strstr(first + 1, "<script>"));
+    assert_once(html, "<script>"); /* the viewer's own */
     free(html);
-    free(out);
 }
 
 int main(void)

@@ -457,8 +457,9 @@ int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     int64_t timeout_ms = ad_arg_int(args, "timeout");
     if (strcmp(mode, "ms") == 0) {
         int64_t ms = ad_arg_int(args, "ms");
-        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
+        /* Cut (TIMEOUT) where a batch's budget ends (core/deadline.h, the ceiling). */
+        if (ad_deadline_sleep_ms(ms, err) < 0)
+            return -1;
         *ret_data = json_pack("{s:I}", "waited_ms", (json_int_t)ms);
         return 0;
     }

@@ -202,6 +202,15 @@ static json_t *diff(const char *kind, const json_t *args, const char *app, int p
     return NULL;
 }
 
+/* A baseline read before the action (wait_modes.h). Only surface observations depend on the
+ * process; the window and app lists are whole-desktop reads, so a process that --app names
+ * only after the action (a launch) still finds its windows diffed against this one. */
+struct ad_event_baseline {
+    char *kind;
+    int pid; /* the process --app named at capture (0: none) */
+    observation base;
+};
+
 /* The one process --app names now into *ret_pid, or 0 when none does in a complete inventory.
  * Several running instances are AMBIGUOUS_TARGET (-1): the event would otherwise be watched
  * on whichever was listed first. With `strict`, a lookup that could not tell (an app that did
@@ -288,27 +297,34 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
             return 0;
         }
     }
-    observation base;
+    observation own = {0};
+    const observation *base = &own;
     arm(ctx, ad_wait_read_deadline(started, deadline));
-    observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &base);
+    /* A baseline batch read before the action, when it watched the same process. */
+    const ad_event_baseline *given = ctx->event_baseline;
+    if (given && strcmp(given->kind, kind) == 0 &&
+        (given->pid == pid || strncmp(kind, "surface", 7) != 0))
+        base = &given->base;
+    else
+        observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &own);
     for (;;) {
         nap(ctx, deadline);
         if (app && !pid && (strcmp(kind, "window-opened") == 0 ||
                             strcmp(kind, "surface-appeared") == 0) &&
             resolve_pid(ctx, kind, app, ad_wait_read_deadline(started, deadline), false, &pid,
                         err) < 0) {
-            observation_clear(&base); /* racing a launch: two processes came up */
+            observation_clear(&own); /* racing a launch: two processes came up */
             return -1;
         }
         observation now;
         observe(ctx, kind, pid, ad_wait_read_deadline(started, deadline), &now);
-        json_t *ev = diff(kind, args, app, pid, &base, &now);
+        json_t *ev = diff(kind, args, app, pid, base, &now);
         observation_clear(&now);
         if (ev) {
             *ret = json_pack("{s:I, s:o, s:b}", "elapsed_ms",
                              (json_int_t)((ad_now_us() - started) / 1000), "event", ev,
                              "found", 1);
-            observation_clear(&base);
+            observation_clear(&own);
             return 0;
         }
         if (ad_now_us() >= deadline)
@@ -319,9 +335,43 @@ int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t time
     ad_error_detail(err, "predicate", json_string("event"));
     ad_error_detail(err, "timeout_ms", json_integer(timeout_ms));
     ad_error_detail(err, "baseline_counts",
-                    json_pack("{s:I, s:I, s:I}", "apps", (json_int_t)base.apps.count,
-                              "windows", (json_int_t)base.wins.count, "surfaces",
-                              (json_int_t)json_array_size(base.surfaces)));
-    observation_clear(&base);
+                    json_pack("{s:I, s:I, s:I}", "apps", (json_int_t)base->apps.count,
+                              "windows", (json_int_t)base->wins.count, "surfaces",
+                              (json_int_t)json_array_size(base->surfaces)));
+    observation_clear(&own);
     return -1;
+}
+
+/* ---- the baseline batch reads before the action ---------------------------------------- */
+
+int ad_event_baseline_capture(ad_ctx *ctx, const json_t *args, int64_t deadline_us,
+                              ad_event_baseline **ret, ad_error *err)
+{
+    const char *kind = ad_arg_str(args, "event"), *app = ad_arg_str(args, "app");
+    if (!kind)
+        return ad_error_set(err, AD_INTERNAL, "An event baseline needs wait --event");
+    int pid = 0;
+    /* Strict, as the wait is: an app that could not be told apart is no baseline. */
+    if (resolve_pid(ctx, kind, app, deadline_us, true, &pid, err) < 0)
+        return -1;
+    ad_event_baseline *b = calloc(1, sizeof(*b));
+    b->kind = strdup(kind);
+    b->pid = pid;
+    /* An incomplete read is a baseline the wait itself would accept; a failed one is not. */
+    if (observe(ctx, kind, pid, deadline_us, &b->base) < 0) {
+        ad_event_baseline_free(b);
+        return ad_error_set(err, AD_APP_UNRESPONSIVE, "The --event %s baseline could not be "
+                                                       "read from the desktop", kind);
+    }
+    *ret = b;
+    return 0;
+}
+
+void ad_event_baseline_free(ad_event_baseline *b)
+{
+    if (!b)
+        return;
+    observation_clear(&b->base);
+    free(b->kind);
+    free(b);
 }

@@ -17,4 +17,15 @@ int ad_wait_event_args_check(const json_t *given, ad_error *err);
 int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
                   json_t **ret, ad_error *err);
 
+/* A wait --event baseline read before the action the wait follows (batch.md, "Event
+ * waits"): batch captures it before the entry that precedes a `wait --event` entry and hands
+ * it to that wait through ctx->event_baseline, so an event the action causes at once is not
+ * part of the baseline. `args` are the wait entry's validated arguments. Returns 0 and a new
+ * baseline in *ret (the caller's; ad_event_baseline_free), or -1 with err filled when the
+ * apps or windows could not be read or --app names several processes. */
+typedef struct ad_event_baseline ad_event_baseline;
+int ad_event_baseline_capture(ad_ctx *ctx, const json_t *args, int64_t deadline_us,
+                              ad_event_baseline **ret, ad_error *err);
+void ad_event_baseline_free(ad_event_baseline *b); /* NULL-safe */
+
 #endif

@@ -36,6 +36,9 @@ typedef struct ad_ctx {
     /* The trace this command writes to (borrowed from dispatch); NULL when it does not
      * trace. Written only through ad_trace_event (core/trace_event.h). */
     struct ad_trace *trace;
+    /* Borrowed, NULL unless batch captured it: what a `wait --event` compares against, read
+     * before the entry that precedes the wait ran (commands/wait_modes.h). */
+    struct ad_event_baseline *event_baseline;
 } ad_ctx;
 
 /* Records that input reached the app (`d` is not AD_NOT_DELIVERED): from then on an error of

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands/handlers.h"
+#include "dispatch/batch.h"
 #include "dispatch/command_args.h"
 
 /* The argument lists each command refers to are in command_args.c. */
@@ -349,6 +350,7 @@ const ad_command ad_commands[] = {
 
     /* Batch */
     {.name = "batch", .group = G_BATCH, .not_in_batch = true, .args = ad_args_batch,
+     .handler = ad_cmd_batch,
      .summary = "Run a bounded, sequential, non-atomic list of commands in one process."},
 };
 

@@ -184,49 +184,108 @@ static void keep_action_delivery(ad_error *err, ad_delivery delivered, json_t *r
         ad_error_detail(err, "after_action", json_incref(report));
 }
 
-json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
-                    const json_t *given_globals, int *ret_exit)
+/* Ref-valued flags: their syntax is checked with ref_id's, before the handler runs. */
+static const char *const ref_flags[] = {"ref_id", "root", "element", "from", "to", NULL};
+
+static int check_ref_syntax(const ad_command *cmd, const json_t *args, ad_error *err)
 {
-    ad_error err = AD_ERROR_INIT;
-    json_t *args = NULL, *globals = NULL;
-    ad_ctx ctx = {
+    for (const char *const *k = ref_flags; *k; k++) {
+        const ad_arg_spec *spec = ad_arg_spec_find(cmd->args, *k);
+        const char *v = json_string_value(json_object_get(args, *k));
+        ad_ref parsed;
+        /* Each names a ref wherever it is declared: snapshot and find --root, wait
+         * --element, drag --from and --to. */
+        if (spec && spec->type == AD_ARG_STRING && v && ad_ref_parse(v, &parsed, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int ad_dispatch_preflight(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
+                          const json_t *given_globals, ad_preflight *p, ad_error *err)
+{
+    memset(p, 0, sizeof(*p));
+    p->session_use = (ad_session_use)AD_SESSION_USE_INIT;
+    p->ctx = (ad_ctx){
         .adapter = adapter,
         .command = cmd,
         .command_name = cmd->name,
         .takes_flag = ad_command_takes_flag,
         .verbose = json_is_true(json_object_get(given_globals, "verbose")),
     };
+    /* The one validator of every door: types, ranges, enums, rules, then defaults. */
+    if (ad_globals_validate(given_globals, &p->globals, err) < 0 ||
+        ad_args_validate(cmd, given_args, &p->args, err) < 0)
+        return -1;
+    p->ctx.globals = p->globals;
+    if (check_globals(cmd, p->globals, err) < 0)
+        return -1;
+    /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs). */
+    if (ad_session_resolve(global_str(p->globals, "session"), &p->ctx.session_id, err) < 0 ||
+        ad_agent_id_resolve(global_str(p->globals, "agent_id"), &p->ctx.agent_id, err) < 0)
+        return -1;
+    /* The state root and the session matter only to commands that use the state. The agent
+     * id is scoped by session: it matters only in a multi-agent one (enter_session). */
+    if (!cmd->stateless) {
+        if (ad_state_root_resolve(&p->ctx.state_root, err) < 0 ||
+            enter_session(&p->ctx, p->args, &p->session_use, err) < 0)
+            return -1;
+    }
+    p->session_entered = true;
+    /* Argument errors come before capability errors: a bare @eN is INVALID_ARGS even for a
+     * command this build does not run. */
+    return check_ref_syntax(cmd, p->args, err);
+}
+
+void ad_preflight_clear(ad_preflight *p)
+{
+    json_decref(p->args);
+    json_decref(p->globals);
+    free(p->ctx.agent_id);
+    json_decref(p->ctx.session_manifest);
+    ad_session_leave(&p->session_use);
+    free(p->ctx.state_root);
+    free(p->ctx.session_id);
+    free(p->ctx.observed_window_id);
+    memset(p, 0, sizeof(*p));
+    p->session_use = (ad_session_use)AD_SESSION_USE_INIT;
+}
+
+json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
+                    const json_t *given_globals, int *ret_exit)
+{
+    return ad_dispatch_with(adapter, cmd, given_args, given_globals, NULL, ret_exit);
+}
+
+json_t *ad_dispatch_with(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
+                         const json_t *given_globals, const ad_dispatch_opts *opts,
+                         int *ret_exit)
+{
+    ad_error err = AD_ERROR_INIT;
+    ad_preflight p;
     json_t *data = NULL;
-    ad_session_use session_use = AD_SESSION_USE_INIT;
     ad_trace_writer *trace = NULL;
     int64_t started = 0;
     int rc = -1;
-    /* The one validator of every door: types, ranges, enums, rules, then defaults. */
-    if (ad_globals_validate(given_globals, &globals, &err) < 0 ||
-        ad_args_validate(cmd, given_args, &args, &err) < 0)
-        goto done;
-    ctx.globals = globals;
-    if (check_globals(cmd, globals, &err) < 0)
-        goto done;
-    /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs); the
-     * state root and the session matter only to commands that use the state. The agent id
-     * is scoped by session: it matters only in a multi-agent one (enter_session). */
-    if (ad_session_resolve(global_str(globals, "session"), &ctx.session_id, &err) < 0 ||
-        ad_agent_id_resolve(global_str(globals, "agent_id"), &ctx.agent_id, &err) < 0)
-        goto done;
-    if (!cmd->stateless) {
-        if (ad_state_root_resolve(&ctx.state_root, &err) < 0 ||
-            enter_session(&ctx, args, &session_use, &err) < 0)
-            goto done;
+    /* The ceiling holds from the preflight to the envelope: every deadline in between. */
+    int64_t saved_ceiling = ad_deadline_ceiling_push(opts && opts->ceiling_us ? opts->ceiling_us
+                                                                              : INT64_MAX);
+    int pre = ad_dispatch_preflight(adapter, cmd, given_args, given_globals, &p, &err);
+    ad_ctx *ctx = &p.ctx;
+    json_t *args = p.args;
+    if (opts)
+        ctx->event_baseline = opts->event_baseline;
+    /* The trace opens once the session is entered, so a refused ref is traced too; a strict
+     * trace that cannot open is the error the caller sees first. */
+    if (p.session_entered) {
+        started = ad_now_us();
+        ad_error terr = AD_ERROR_INIT;
+        if (open_trace(ctx, cmd, given_args, &trace, &terr) < 0) {
+            ad_error_move(&err, &terr);
+            pre = -1;
+        }
     }
-    started = ad_now_us();
-    if (open_trace(&ctx, cmd, given_args, &trace, &err) < 0)
-        goto done;
-    /* Argument errors come before capability errors: a bare @eN is INVALID_ARGS even for a
-     * command this build does not run. */
-    const char *ref_arg = json_string_value(json_object_get(args, "ref_id"));
-    ad_ref parsed_ref;
-    if (ref_arg && ad_ref_parse(ref_arg, &parsed_ref, &err) < 0)
+    if (pre < 0)
         goto done;
     if (!cmd->handler) {
         ad_error_set(&err, AD_PLATFORM_NOT_SUPPORTED,
@@ -237,14 +296,14 @@ json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *gi
         ad_error_detail(&err, "retryable", json_false());
         goto done;
     }
-    rc = cmd->handler(&ctx, args, &data, &err);
+    rc = cmd->handler(ctx, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
-        rc = ad_post_wait(&ctx, args, cmd->mutates, &data, &err);
+        rc = ad_post_wait(ctx, args, cmd->mutates, &data, &err);
     else if (rc < 0 && cmd->accepts_wait_flags)
-        ad_post_action_observation(&ctx, &err);
+        ad_post_action_observation(ctx, &err);
     if (rc < 0)
-        keep_action_delivery(&err, ctx.delivered, data);
-    ad_log(&ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
+        keep_action_delivery(&err, ctx->delivered, data);
+    ad_log(ctx, "%s: %s in %lld ms", cmd->name, rc == 0 ? "ok" : ad_error_code_name(err.code),
            (long long)((ad_now_us() - started) / 1000));
 done:;
     json_t *env;
@@ -258,7 +317,7 @@ done:;
         char why[160];
         if (ad_suggestion_problem(cmd, err.suggestion, why, sizeof(why))) {
             /* A hint that cannot be followed literally is worse than none. */
-            ad_log(&ctx, "dropped the suggestion \"%s\": it %s", err.suggestion, why);
+            ad_log(ctx, "dropped the suggestion \"%s\": it %s", err.suggestion, why);
             free(err.suggestion);
             err.suggestion = NULL;
         }
@@ -270,17 +329,11 @@ done:;
                                 "duration_ms", (json_int_t)((ad_now_us() - started) / 1000));
         if (rc < 0)
             json_object_set_new(end, "code", json_string(ad_error_code_name(err.code)));
-        ad_trace_event(&ctx, "command.end", end);
+        ad_trace_event(ctx, "command.end", end);
         ad_trace_writer_close(trace);
     }
     ad_error_clear(&err);
-    json_decref(args);
-    json_decref(globals);
-    free(ctx.agent_id);
-    json_decref(ctx.session_manifest);
-    ad_session_leave(&session_use);
-    free(ctx.state_root);
-    free(ctx.session_id);
-    free(ctx.observed_window_id);
+    ad_preflight_clear(&p);
+    ad_deadline_ceiling_restore(saved_ceiling);
     return env;
 }

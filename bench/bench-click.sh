@@ -39,61 +39,12 @@ command -v jq >/dev/null || die "jq not found (run scripts/install-deps.sh)"
 [[ -x "$FIXTURE" ]] || die "$FIXTURE not built (it needs the GTK3 development files)"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "AD_BENCH_RUNS must be a positive integer"
 
-export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
-# shellcheck source=/dev/null
-source "$root/scripts/desktop-env.sh"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ad-bench-click.XXXXXX")
-export AGENT_DESKTOP_HOME=$work/home
-mkdir -m 0700 "$AGENT_DESKTOP_HOME"
-unset AGENT_DESKTOP_SESSION AGENT_DESKTOP_POLL_ONLY
-app_pid=""
+# shellcheck source=bench/bench-lib.sh
+source "$root/bench/bench-lib.sh"
 failed=0
 
-# shellcheck disable=SC2317  # runs from the EXIT trap
-stop_app() { # PID: SIGTERM, then SIGKILL after 5 s; reaps it (it is our child)
-  local pid=$1 i stat
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 100; i++)); do
-    stat=""
-    { read -r stat <"/proc/$pid/stat"; } 2>/dev/null || break
-    stat=${stat##*) }
-    [[ ${stat:0:1} == Z ]] && break
-    sleep 0.05
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
-# shellcheck disable=SC2317  # runs from the EXIT trap
-cleanup() {
-  if [[ -n "$app_pid" ]]; then stop_app "$app_pid"; fi
-  ad_desktop_stop
-  rm -rf -- "$work"
-}
-trap cleanup EXIT
-
-now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
-ms() { awk -v d="$1" 'BEGIN { printf "%.1f", d / 1000 }'; }
-
-# min and median of the numbers in the arguments: prints "MIN MEDIAN", or "n/a n/a".
-stats() {
-  if (($# == 0)); then echo "n/a n/a"; return; fi
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.1f %.1f\n", v[1], m }'
-}
-
 # --- the app ------------------------------------------------------------------------------
-export AD_FIXTURE_STATE_FILE=$work/fixture-state.json
-"$FIXTURE" >"$work/fixture.log" 2>&1 &
-app_pid=$!
-ad_desktop_track "$app_pid"
-ad_desktop_wait_app ad-fixture "$APP_START_TIMEOUT_S" || die "ad-fixture showed no window"
-
-find_ref() { # ACCESSIBLE_ID -> qualified ref
-  "$AD" find --app ad-fixture --native-id "$1" --exact --first | jq -er '.data.match.ref_id'
-}
+bench_fixture_begin click
 INCREMENT_REF=$(find_ref inc_button) || die "no Increment button"
 COUNT_VALUE_REF=$(find_ref count_value) || die "no Count value entry"
 count=$("$AD" get "$COUNT_VALUE_REF" --property value | jq -er '.data.value') ||

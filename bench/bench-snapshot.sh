@@ -53,19 +53,8 @@ mkdir -m 0700 "$AGENT_DESKTOP_HOME"
 app_pids=()
 failed=0
 
-stop_app() { # PID: SIGTERM, then SIGKILL after 5 s; reaps it (it is our child)
-  local pid=$1 i
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 100; i++)); do
-    local stat=""
-    { read -r stat <"/proc/$pid/stat"; } 2>/dev/null || break
-    stat=${stat##*) }
-    [[ ${stat:0:1} == Z ]] && break
-    sleep 0.05
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
+# shellcheck source=bench/bench-lib.sh
+source "$root/bench/bench-lib.sh"
 
 # shellcheck disable=SC2317  # runs from the EXIT trap
 cleanup() {
@@ -76,7 +65,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 
 # Sets REPLY to the whole-process wall time in ms (one decimal) of "$@" with stdout in $out.
 timed() {
@@ -89,13 +77,6 @@ timed() {
   return $rc
 }
 
-# min and median of the numbers in the arguments: prints "MIN MEDIAN", or "n/a n/a".
-stats() {
-  if (($# == 0)); then echo "n/a n/a"; return; fi
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%.1f %.1f\n", v[1], m }'
-}
 
 ratio() { # A B -> A/B with two decimals, or n/a
   if [[ "$1" == n/a || "$2" == n/a ]]; then echo n/a; return; fi

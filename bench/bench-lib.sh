@@ -1,0 +1,67 @@
+# shellcheck shell=bash disable=SC2154  # root, FIXTURE, AD and the rest are the caller's
+# bench-lib.sh: helpers the bench scripts share; sourced, never run.
+#   bench_fixture_begin TAG
+#                    a private headless desktop (scripts/desktop-env.sh; AD_DESKTOP_PRIVATE=1
+#                    unless the caller exports 0), a work dir $work with a private
+#                    AGENT_DESKTOP_HOME, ad-fixture ($FIXTURE) running with its state line
+#                    in $AD_FIXTURE_STATE_FILE (pid in $app_pid), and an EXIT trap that stops
+#                    the app and the desktop and removes $work. Needs $root, $FIXTURE,
+#                    $APP_START_TIMEOUT_S and die.
+#   find_ref ID      the qualified ref of the fixture's element with accessible id ID ($AD)
+#   stop_app PID     SIGTERM, then SIGKILL after 5 s; reaps it (it must be our child)
+#   now_us           wall clock in microseconds (EPOCHREALTIME)
+#   ms US            microseconds as milliseconds with one decimal
+#   stats N...       "MIN MEDIAN" of the numbers (one decimal), or "n/a n/a" for none
+
+# shellcheck disable=SC2317  # also runs from the callers' EXIT traps
+stop_app() {
+  local pid=$1 i stat
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < 100; i++)); do
+    stat=""
+    { read -r stat <"/proc/$pid/stat"; } 2>/dev/null || break
+    stat=${stat##*) }
+    [[ ${stat:0:1} == Z ]] && break
+    sleep 0.05
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
+ms() { awk -v d="$1" 'BEGIN { printf "%.1f", d / 1000 }'; }
+
+stats() {
+  if (($# == 0)); then echo "n/a n/a"; return; fi
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%.1f %.1f\n", v[1], m }'
+}
+
+# shellcheck disable=SC2317  # runs from the EXIT trap
+bench_cleanup() {
+  if [[ -n "${app_pid:-}" ]]; then stop_app "$app_pid"; fi
+  ad_desktop_stop
+  rm -rf -- "$work"
+}
+
+bench_fixture_begin() {
+  export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
+  # shellcheck source=/dev/null
+  source "$root/scripts/desktop-env.sh"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/ad-bench-$1.XXXXXX")
+  export AGENT_DESKTOP_HOME=$work/home
+  mkdir -m 0700 "$AGENT_DESKTOP_HOME"
+  unset AGENT_DESKTOP_SESSION AGENT_DESKTOP_POLL_ONLY
+  app_pid=""
+  trap bench_cleanup EXIT
+  export AD_FIXTURE_STATE_FILE=$work/fixture-state.json
+  "$FIXTURE" >"$work/fixture.log" 2>&1 &
+  app_pid=$!
+  ad_desktop_track "$app_pid"
+  ad_desktop_wait_app ad-fixture "$APP_START_TIMEOUT_S" || die "ad-fixture showed no window"
+}
+
+find_ref() {
+  "$AD" find --app ad-fixture --native-id "$1" --exact --first | jq -er '.data.match.ref_id'
+}

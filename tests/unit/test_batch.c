@@ -21,33 +21,24 @@
 #include "fake_adapter.h"
 #include "test_util.h"
 
-typedef struct {
-    tu_bed *bed;
-    fake_adapter *fake;
-    fake_window *win;
-} fx;
-
 static ad_node *form_tree(void)
 {
     return fk("window|n=Form", fk("button|n=Save|a=Click", NULL),
               fk("button|n=Open|a=Click", NULL), NULL);
 }
 
+/* The state of every test: a tu_bed (one app "form", its window "Form"). */
+typedef tu_bed fx;
+
 static int setup(void **state)
 {
-    fx *f = calloc(1, sizeof(*f));
-    f->bed = tu_bed_new(form_tree());
-    f->fake = f->bed->fake;
-    f->win = &f->fake->wins[0];
-    *state = f;
+    *state = tu_bed_new(form_tree());
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fx *f = *state;
-    tu_bed_free(f->bed);
-    free(f);
+    tu_bed_free(*state);
     return 0;
 }
 
@@ -79,6 +70,20 @@ static const char *click_entry(char *buf, size_t size, const char *ref)
     snprintf(buf, size, "{\"command\":\"click\",\"args\":{\"ref_id\":\"%s\",\"timeout_ms\":0}}",
              ref);
     return buf;
+}
+
+/* A batch of n entries {"command": cmd} (caller frees). */
+static char *repeated_entries(const char *cmd, int n)
+{
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    fputc('[', m);
+    for (int i = 0; i < n; i++)
+        fprintf(m, "%s{\"command\":\"%s\"}", i ? "," : "", cmd);
+    fputc(']', m);
+    fclose(m);
+    return json;
 }
 
 /* ---- the result ------------------------------------------------------------------------- */
@@ -184,21 +189,13 @@ static void test_limits_and_format_before_parsing(void **state)
     json_decref(env);
     free(big);
     /* 65 entries. */
-    char *many = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&many, &len);
-    fputc('[', m);
-    for (int i = 0; i < 65; i++)
-        fprintf(m, "%s{\"command\":\"version\"}", i ? "," : "");
-    fputc(']', m);
-    fclose(m);
+    char *many = repeated_entries("version", 65);
     env = batch(f, many, NULL, NULL, 1);
     assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
     assert_non_null(strstr(tu_str(env, "error.message"), "64"));
     json_decref(env);
-    char *last = strrchr(many, ','); /* drop the 65th: 64 entries run */
-    last[0] = ']';
-    last[1] = '\0';
+    free(many);
+    many = repeated_entries("version", 64); /* 64 run */
     env = batch(f, many, NULL, NULL, 0);
     assert_int_equal(tu_int(env, "data.completed_entries"), 64);
     json_decref(env);
@@ -383,16 +380,9 @@ static void test_output_limit_omits_the_crossing_entry(void **state)
     for (int i = 0; i < 500; i++) {
         spec[head] = (char)('a' + i % 26);
         spec[head + 1] = (char)('a' + i / 26 % 26);
-        fk_insert(f->win->root, 0, fk(spec, NULL));
+        fk_insert(f->fake->wins[0].root, 0, fk(spec, NULL));
     }
-    char *json = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&json, &len);
-    fputc('[', m);
-    for (int i = 0; i < 12; i++)
-        fprintf(m, "%s{\"command\":\"snapshot\"}", i ? "," : "");
-    fputc(']', m);
-    fclose(m);
+    char *json = repeated_entries("snapshot", 12);
     json_t *env = batch(f, json, NULL, NULL, 0);
     free(json);
     char *out = json_dumps(env, JSON_COMPACT | JSON_ENSURE_ASCII);

@@ -15,8 +15,6 @@
 #include <string.h>
 
 #include "core/ctx.h"
-#include "core/state_files.h"
-#include "core/state_root.h"
 #include "dispatch/batch.h"
 #include "fake_adapter.h"
 #include "test_util.h"
@@ -231,65 +229,44 @@ static void test_missing_bus_is_perm_denied_for_the_whole_batch(void **state)
     json_decref(env);
 }
 
-/* Writes a session manifest for id (the sessions engineer's format). */
-static void write_manifest(const char *id, const char *json)
+/* Starts a session through `session start` (caller frees the id); ended: then ends it. */
+static char *start_session(fx *f, bool multi_agent, bool ended)
 {
-    char *root = NULL;
-    ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_state_root_resolve(&root, &err), 0);
-    ad_state_dir ns = AD_STATE_DIR_INIT;
-    assert_int_equal(ad_state_namespace_open(root, id, true, &ns, &err), 0);
-    assert_int_equal(ad_state_file_write(&ns, "session.json", json, strlen(json), &err), 0);
-    ad_state_dir_close(&ns);
-    free(root);
-}
-
-static void test_multi_agent_session_needs_an_agent_id(void **state)
-{
-    (void)state;
-    /* The rule itself, on a desktop action (the table's desktop_action flag). */
-    ad_command action = {.name = "click", .desktop_action = true};
-    ad_command read = {.name = "snapshot"};
-    json_t *multi = json_pack("{s:b}", "multi_agent", 1);
-    json_t *single = json_pack("{s:b}", "multi_agent", 0);
-    ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_batch_agent_check(&action, multi, NULL, &err), -1);
-    assert_int_equal(err.code, AD_INVALID_ARGS);
-    assert_non_null(strstr(err.message, "agent id"));
-    ad_error_clear(&err);
-    assert_int_equal(ad_batch_agent_check(&action, multi, "a1", &err), 0);
-    assert_int_equal(ad_batch_agent_check(&read, multi, NULL, &err), 0);
-    assert_int_equal(ad_batch_agent_check(&action, single, NULL, &err), 0);
-    assert_int_equal(ad_batch_agent_check(&action, NULL, NULL, &err), 0);
-    json_decref(multi);
-    json_decref(single);
+    json_t *args = multi_agent ? json_pack("{s:s, s:b, s:b}", "action", "start", "cursor", 1,
+                                           "multi_agent", 1)
+                               : json_pack("{s:s}", "action", "start");
+    json_t *env = tu_run_exit(fake_base(f->fake), "session", args, NULL, 0);
+    char *id = strdup(tu_str(env, "data.session_id"));
+    json_decref(env);
+    if (ended)
+        json_decref(tu_run_exit(fake_base(f->fake), "session",
+                                json_pack("{s:s}", "action", "end"),
+                                json_pack("{s:s}", "session", id), 0));
+    return id;
 }
 
 static void test_multi_agent_rule_through_the_batch(void **state)
 {
     fx *f = *state;
-    const ad_command *flagged = NULL;
-    for (size_t i = 0; i < ad_commands_count && !flagged; i++)
-        if (ad_commands[i].desktop_action && !ad_commands[i].not_in_batch &&
-            ad_command_takes_ref(&ad_commands[i]))
-            flagged = &ad_commands[i];
-    write_manifest("multi", "{\"schema\":1,\"session_id\":\"multi\",\"ended_at\":null,"
-                            "\"multi_agent\":true,\"cursor\":true}");
-    /* Observation needs no agent id there. */
-    json_t *ok = batch(f, "[{\"command\":\"version\",\"session\":\"multi\"}]", NULL, NULL, 0);
-    assert_int_equal(tu_int(ok, "data.completed_entries"), 1);
-    json_decref(ok);
-    if (!flagged)
-        return; /* the table marks its desktop actions with the sessions work */
-    char *json = NULL;
-    assert_true(asprintf(&json, "[{\"command\":\"version\"},{\"command\":\"%s\",\"args\":"
-                                "{\"ref_id\":\"@s1:e1\"},\"session\":\"multi\"}]",
-                         flagged->name) > 0);
-    json_t *env = batch(f, json, NULL, NULL, 1);
+    char *multi = start_session(f, true, false);
+    char *ref = ref_of(f, "Save");
+    char a[256], *json = NULL;
+    assert_true(asprintf(&json, "[{\"command\":\"version\",\"session\":\"%s\"},%s]", multi,
+                         click_entry(a, sizeof(a), ref)) > 0);
+    /* The click runs in the multi-agent session: without an agent id nothing runs. */
+    json_t *env = batch(f, json, NULL, json_pack("{s:s}", "session", multi), 1);
     assert_int_equal(tu_int(env, "error.details.batch_index"), 1);
+    assert_string_equal(tu_str(env, "error.details.batch_command"), "click");
     assert_non_null(strstr(tu_str(env, "error.message"), "agent id"));
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+    /* With one, every entry gets it. */
+    env = batch(f, json, NULL, json_pack("{s:s, s:s}", "session", multi, "agent_id", "a1"), 0);
+    assert_int_equal(tu_int(env, "data.completed_entries"), 2);
     json_decref(env);
     free(json);
+    free(ref);
+    free(multi);
 }
 
 /* ---- execution -------------------------------------------------------------------------- */
@@ -404,12 +381,14 @@ static void test_output_limit_omits_the_crossing_entry(void **state)
 static void test_entry_sessions(void **state)
 {
     fx *f = *state;
-    write_manifest("gone", "{\"schema\":1,\"session_id\":\"gone\",\"ended_at\":5}");
-    json_t *env = batch(f, "[{\"command\":\"status\",\"session\":\"own\"},"
-                           "{\"command\":\"status\"},"
-                           "{\"command\":\"status\",\"session\":\"gone\"},"
-                           "{\"command\":\"version\"}]",
-                        NULL, json_pack("{s:s}", "session", "outer"), 0);
+    char *gone = start_session(f, false, true), *json = NULL;
+    assert_true(asprintf(&json, "[{\"command\":\"status\",\"session\":\"own\"},"
+                                "{\"command\":\"status\"},"
+                                "{\"command\":\"status\",\"session\":\"%s\"},"
+                                "{\"command\":\"version\"}]", gone) > 0);
+    json_t *env = batch(f, json, NULL, json_pack("{s:s}", "session", "outer"), 0);
+    free(json);
+    free(gone);
     assert_string_equal(tu_str(env, "data.results.0.data.session_id"), "own");
     assert_string_equal(tu_str(env, "data.results.1.data.session_id"), "outer");
     assert_string_equal(tu_str(env, "data.results.2.execution"), "not_started");
@@ -479,7 +458,6 @@ int main(void)
         T(test_each_rejection_runs_nothing),
         T(test_limits_and_format_before_parsing),
         T(test_missing_bus_is_perm_denied_for_the_whole_batch),
-        T(test_multi_agent_session_needs_an_agent_id),
         T(test_multi_agent_rule_through_the_batch),
         T(test_stop_on_error_and_its_counts),
         T(test_budget_caps_entries_and_stops_the_batch),

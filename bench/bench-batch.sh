@@ -30,13 +30,9 @@ ENTRIES=20
 
 die() { echo "bench-batch: $*" >&2; exit 1; }
 note() { echo "bench-batch: $*" >&2; }
-command -v jq >/dev/null || die "jq not found (run scripts/install-deps.sh)"
-[[ -x "$AD" ]] || die "$AD not built (meson setup build && ninja -C build)"
-[[ -x "$FIXTURE" ]] || die "$FIXTURE not built (it needs the GTK3 development files)"
-[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "AD_BENCH_RUNS must be a positive integer"
-
 # shellcheck source=bench/bench-lib.sh
 source "$root/bench/bench-lib.sh"
+bench_require_fixture
 failed=0
 
 # --- the app ------------------------------------------------------------------------------

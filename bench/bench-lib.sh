@@ -7,6 +7,9 @@
 #                    in $AD_FIXTURE_STATE_FILE (pid in $app_pid), and an EXIT trap that stops
 #                    the app and the desktop and removes $work. Needs $root, $FIXTURE,
 #                    $APP_START_TIMEOUT_S and die.
+#   bench_require_fixture
+#                    dies (the caller's die) unless jq, $AD and $FIXTURE are there and
+#                    $RUNS is a positive integer
 #   find_ref ID      the qualified ref of the fixture's element with accessible id ID ($AD)
 #   stop_app PID     SIGTERM, then SIGKILL after 5 s; reaps it (it must be our child)
 #   now_us           wall clock in microseconds (EPOCHREALTIME)
@@ -64,4 +67,11 @@ bench_fixture_begin() {
 
 find_ref() {
   "$AD" find --app ad-fixture --native-id "$1" --exact --first | jq -er '.data.match.ref_id'
+}
+
+bench_require_fixture() {
+  command -v jq >/dev/null || die "jq not found (run scripts/install-deps.sh)"
+  [[ -x "$AD" ]] || die "$AD not built (meson setup build && ninja -C build)"
+  [[ -x "$FIXTURE" ]] || die "$FIXTURE not built (it needs the GTK3 development files)"
+  [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "AD_BENCH_RUNS must be a positive integer"
 }

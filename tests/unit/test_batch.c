@@ -84,6 +84,26 @@ static char *repeated_entries(const char *cmd, int n)
     return json;
 }
 
+/* The batch stopped at `index` for `reason`, with these counts. */
+static void expect_stopped(const json_t *env, long long index, const char *reason,
+                           long long completed, long long not_started)
+{
+    assert_string_equal(tu_str(env, "data.stopped.reason"), reason);
+    assert_int_equal(tu_int(env, "data.stopped.index"), index);
+    assert_int_equal(tu_int(env, "data.completed_entries"), completed);
+    assert_int_equal(tu_int(env, "data.not_started_entries"), not_started);
+}
+
+/* Row `row` did not start, for `reason`, and says nothing was delivered. */
+static void expect_not_started(const json_t *env, int row, const char *reason)
+{
+    json_t *r = json_array_get(tu_at(env, "data.results"), (size_t)row);
+    assert_string_equal(tu_str(r, "execution"), "not_started");
+    assert_string_equal(tu_str(r, "not_started_reason"), reason);
+    assert_false(json_is_true(tu_at(r, "ok")));
+    assert_string_equal(tu_str(r, "error.disposition.delivery"), "not_delivered");
+}
+
 /* ---- the result ------------------------------------------------------------------------- */
 
 static void test_spec_example_shape(void **state)
@@ -284,10 +304,7 @@ static void test_stop_on_error_and_its_counts(void **state)
     assert_int_equal(json_array_size(tu_at(env, "data.results")), 2);
     assert_string_equal(tu_str(env, "data.results.1.error.code"), "STALE_REF");
     assert_string_equal(tu_str(env, "data.results.1.execution"), "completed");
-    assert_string_equal(tu_str(env, "data.stopped.reason"), "stop_on_error");
-    assert_int_equal(tu_int(env, "data.stopped.index"), 1);
-    assert_int_equal(tu_int(env, "data.completed_entries"), 2);
-    assert_int_equal(tu_int(env, "data.not_started_entries"), 1);
+    expect_stopped(env, 1, "stop_on_error", 2, 1);
     json_decref(env);
     /* Without it, later entries still run. */
     env = batch(f, json, NULL, NULL, 0);
@@ -312,14 +329,8 @@ static void test_budget_caps_entries_and_stops_the_batch(void **state)
     assert_true(took_ms >= 300 && took_ms < 30000);
     assert_string_equal(tu_str(env, "data.results.0.error.code"), "TIMEOUT");
     assert_string_equal(tu_str(env, "data.results.0.error.details.kind"), "budget_exhausted");
-    assert_string_equal(tu_str(env, "data.results.1.execution"), "not_started");
-    assert_string_equal(tu_str(env, "data.results.1.not_started_reason"), "deadline");
-    assert_string_equal(tu_str(env, "data.results.1.error.disposition.delivery"),
-                        "not_delivered");
-    assert_string_equal(tu_str(env, "data.stopped.reason"), "deadline");
-    assert_int_equal(tu_int(env, "data.stopped.index"), 1);
-    assert_int_equal(tu_int(env, "data.completed_entries"), 1);
-    assert_int_equal(tu_int(env, "data.not_started_entries"), 1);
+    expect_not_started(env, 1, "deadline");
+    expect_stopped(env, 1, "deadline", 1, 1);
     json_decref(env);
     /* An element wait's own 30 s --timeout is capped by the batch's 300 ms too. */
     t0 = ad_now_us();
@@ -365,16 +376,14 @@ static void test_output_limit_omits_the_crossing_entry(void **state)
     char *out = json_dumps(env, JSON_COMPACT | JSON_ENSURE_ASCII);
     assert_true(strlen(out) <= AD_BATCH_MAX_OUTPUT_BYTES);
     free(out);
-    assert_string_equal(tu_str(env, "data.stopped.reason"), "output_limit");
     size_t rows = json_array_size(tu_at(env, "data.results"));
     assert_true(rows > 1 && rows < 12);
     json_t *last = json_array_get(tu_at(env, "data.results"), rows - 1);
     assert_string_equal(tu_str(last, "error.code"), "INVALID_ARGS");
     assert_true(json_is_true(tu_at(last, "error.details.result_omitted")));
     assert_string_equal(tu_str(last, "execution"), "completed");
-    assert_int_equal(tu_int(env, "data.stopped.index"), (long long)rows - 1);
-    assert_int_equal(tu_int(env, "data.completed_entries"), (long long)rows);
-    assert_int_equal(tu_int(env, "data.not_started_entries"), 12 - (long long)rows);
+    expect_stopped(env, (long long)rows - 1, "output_limit", (long long)rows,
+                   12 - (long long)rows);
     json_decref(env);
 }
 
@@ -391,8 +400,7 @@ static void test_entry_sessions(void **state)
     free(gone);
     assert_string_equal(tu_str(env, "data.results.0.data.session_id"), "own");
     assert_string_equal(tu_str(env, "data.results.1.data.session_id"), "outer");
-    assert_string_equal(tu_str(env, "data.results.2.execution"), "not_started");
-    assert_string_equal(tu_str(env, "data.results.2.not_started_reason"), "session_ended");
+    expect_not_started(env, 2, "session_ended");
     assert_string_equal(tu_str(env, "data.results.3.execution"), "completed");
     assert_int_equal(tu_int(env, "data.completed_entries"), 3);
     assert_int_equal(tu_int(env, "data.not_started_entries"), 1);
@@ -407,46 +415,42 @@ static void open_dialog(fake_adapter *f, const ad_node *target)
     fake_add_window(f, "form", "Dialog", fk("dialog|n=Dialog", NULL));
 }
 
+/* Runs [`first` (may be NULL), click Open, wait --event window-opened --app form]. */
+static json_t *click_then_event_wait(fx *f, const char *first)
+{
+    char *ref = ref_of(f, "Open");
+    char a[256], *json = NULL;
+    assert_true(asprintf(&json, "[%s%s%s,{\"command\":\"wait\",\"args\":{\"event\":"
+                                "\"window-opened\",\"app\":\"form\",\"timeout\":2000}}]",
+                         first ? first : "", first ? "," : "",
+                         click_entry(a, sizeof(a), ref)) > 0);
+    json_t *env = batch(f, json, NULL, NULL, 0);
+    free(json);
+    free(ref);
+    return env;
+}
+
 static void test_event_baseline_is_read_before_the_action(void **state)
 {
     fx *f = *state;
     f->fake->act_effect = open_dialog;
-    char *ref = ref_of(f, "Open");
-    char a[256], *json = NULL;
-    assert_true(asprintf(&json, "[%s,{\"command\":\"wait\",\"args\":{\"event\":"
-                                "\"window-opened\",\"app\":\"form\",\"timeout\":2000}}]",
-                         click_entry(a, sizeof(a), ref)) > 0);
-    json_t *env = batch(f, json, NULL, NULL, 0);
+    json_t *env = click_then_event_wait(f, NULL);
     assert_int_equal(f->fake->n_act, 1);
     assert_true(json_is_true(tu_at(env, "data.results.1.ok")));
     assert_string_equal(tu_str(env, "data.results.1.data.event.kind"), "window_opened");
     assert_string_equal(tu_str(env, "data.results.1.data.event.title"), "Dialog");
     json_decref(env);
-    free(json);
-    free(ref);
 }
 
 static void test_failed_baseline_starts_nothing(void **state)
 {
     fx *f = *state;
     fake_add_app(f->fake, "form", 301); /* two processes: the baseline cannot pick one */
-    char *ref = ref_of(f, "Open");
-    char a[256], *json = NULL;
-    assert_true(asprintf(&json, "[{\"command\":\"version\"},%s,{\"command\":\"wait\",\"args\":"
-                                "{\"event\":\"window-opened\",\"app\":\"form\"}}]",
-                         click_entry(a, sizeof(a), ref)) > 0);
-    json_t *env = batch(f, json, NULL, NULL, 0);
+    json_t *env = click_then_event_wait(f, "{\"command\":\"version\"}");
     assert_int_equal(f->fake->n_act, 0);
-    assert_string_equal(tu_str(env, "data.results.1.execution"), "not_started");
-    assert_string_equal(tu_str(env, "data.results.1.not_started_reason"),
-                        "pre_action_baseline_failed");
-    assert_string_equal(tu_str(env, "data.stopped.reason"), "pre_action_baseline_failed");
-    assert_int_equal(tu_int(env, "data.stopped.index"), 1);
-    assert_int_equal(tu_int(env, "data.completed_entries"), 1);
-    assert_int_equal(tu_int(env, "data.not_started_entries"), 2);
+    expect_not_started(env, 1, "pre_action_baseline_failed");
+    expect_stopped(env, 1, "pre_action_baseline_failed", 1, 2);
     json_decref(env);
-    free(json);
-    free(ref);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

@@ -60,7 +60,7 @@ int ad_deadline_sleep_ms(int64_t ms, ad_error *err)
     ad_error_set(err, AD_TIMEOUT, "The %lld ms sleep was cut after %lld ms: the enclosing "
                                   "budget (batch --timeout-ms) ran out",
                  (long long)ms, (long long)waited_ms);
-    ad_error_suggest(err, "Give the batch a larger --timeout-ms, or a shorter wait");
+    ad_error_suggest(err, "Run the wait on its own, or give the batch more time");
     ad_error_detail(err, "kind", json_string("budget_exhausted"));
     ad_error_detail(err, "requested_ms", json_integer(ms));
     ad_error_detail(err, "waited_ms", json_integer(waited_ms));

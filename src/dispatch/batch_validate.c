@@ -13,22 +13,12 @@
 /* How long the permission check waits for the accessibility service, as status does. */
 #define HEALTH_TIMEOUT_MS 2000
 
-/* Commands that never touch the accessibility bus, so a batch of only these runs without it.
- * Every other command needs it (wait only in its other modes than ms). */
-static const char *const no_accessibility[] = {
-    "version", "skills", "status", "permissions", "session", "trace", "list-displays",
-    "clipboard-get", "clipboard-set", "clipboard-clear", "mouse-move", "mouse-click",
-    "mouse-down", "mouse-up", "mouse-wheel", "key-down", "key-up", NULL,
-};
-
+/* Whether the entry reads the accessibility bus: the table says which commands never do. */
 static bool needs_accessibility(const ad_command *cmd, const json_t *args)
 {
-    if (strcmp(cmd->name, "wait") == 0)
-        return !json_object_get(args, "ms");
-    for (const char *const *n = no_accessibility; *n; n++)
-        if (strcmp(cmd->name, *n) == 0)
-            return false;
-    return true;
+    if (cmd->no_accessibility_with)
+        return !json_object_get(args, cmd->no_accessibility_with);
+    return !cmd->no_accessibility;
 }
 
 void ad_batch_plan_clear(ad_batch_plan *plan)
@@ -62,9 +52,11 @@ static int entry_failed(size_t index, const json_t *name, ad_error *inner, ad_er
     return -1;
 }
 
-/* The given globals entry `entry` runs with: --headed, --verbose, the batch's agent id, and
- * its own session or the batch's. Never the wait flags: a batch entry does not inherit them
- * (configuration.md), and batch itself refuses them. */
+/* The given globals entry `entry` runs with: --headed, --verbose, the batch's agent id, its
+ * --trace file (so every entry traces the same way a session trace does: the batch's
+ * command.start, each entry's events, then the batch's command.end), and its own session or
+ * the batch's. Never the wait flags: a batch entry does not inherit them (configuration.md),
+ * and batch itself refuses them. */
 static json_t *entry_globals(const ad_ctx *ctx, const json_t *entry)
 {
     json_t *g = json_object();
@@ -74,6 +66,12 @@ static json_t *entry_globals(const ad_ctx *ctx, const json_t *entry)
         json_object_set_new(g, "verbose", json_true());
     if (ctx->agent_id)
         json_object_set_new(g, "agent_id", json_string(ctx->agent_id));
+    static const char *const traced[] = {"trace", "trace_strict"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *v = json_object_get(ctx->globals, traced[i]);
+        if (v)
+            json_object_set(g, traced[i], v);
+    }
     const json_t *own = json_object_get(entry, "session");
     if (own)
         json_object_set(g, "session", (json_t *)own);

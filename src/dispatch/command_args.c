@@ -516,6 +516,7 @@ const ad_arg_spec ad_args_batch[] = {
      .help = "Halt after the first entry that fails."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "60000", .min = 0,
      .max = AD_DURATION_MAX_MS,
-     .help = "Wall-clock budget for the whole batch, at most 86400000."},
+     .help = "Wall-clock budget for the whole batch, at most 86400000; each entry's own "
+             "deadlines are capped by what remains."},
     {0},
 };

@@ -91,6 +91,10 @@ typedef struct ad_command {
     bool desktop_action;      /* acts on an app: needs an agent id in a multi-agent session */
     bool destructive;         /* may lose data or end a process (MCP destructiveHint) */
     bool not_in_batch;        /* refused inside a batch (batch itself, cursor-overlay) */
+    /* Never reads the accessibility bus (batch's permission check skips it); or only when
+     * the named argument is absent (wait: "ms" pauses without the bus). */
+    bool no_accessibility;
+    const char *no_accessibility_with;
     const ad_arg_spec *args;  /* terminated by an entry whose name is NULL */
     const ad_arg_rule *rules; /* cross-argument rules, AD_RULE_END-terminated; may be NULL */
     /* The rules data cannot express (wait's modes), run by the validator after `rules` on

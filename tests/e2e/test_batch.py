@@ -123,3 +123,17 @@ def test_budget_ends_a_long_wait(cli):
     assert data["results"][0]["error"]["code"] == "TIMEOUT"
     assert data["results"][1]["not_started_reason"] == "deadline"
     assert data["stopped"] == {"index": 1, "reason": "deadline"}
+
+
+def test_trace_file_receives_every_entry(cli, tmp_path):
+    """--trace PATH on a batch: the file holds the batch's command.start and command.end with
+    each entry's own command.start / command.end between them, as a session trace nests."""
+    path = tmp_path / "batch.jsonl"
+    _batch(cli, [{"command": "version"}, {"command": "wait", "args": {"ms": 1}}],
+           "--trace", str(path))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    seen = [(e["event"], e.get("command")) for e in events if e["event"].startswith("command.")]
+    assert seen == [("command.start", "batch"), ("command.start", "version"),
+                    ("command.end", "version"), ("command.start", "wait"),
+                    ("command.end", "wait"), ("command.end", "batch")], seen
+    assert (path.stat().st_mode & 0o777) == 0o600

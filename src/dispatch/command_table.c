@@ -124,8 +124,10 @@ static const ad_arg_rule session_rules[] = {
 /* clipboard.md: "--stdin ... Cannot be combined with TEXT, --image, or --file-url" (the CLI
  * refuses TEXT itself); without it --file-url wins over --image, which wins over TEXT. */
 static const ad_arg_rule clipboard_set_rules[] = {
-    {AD_RULE_AT_MOST_ONE, "stdin|image|file_url",
-     .message = "--stdin cannot be combined with --image or --file-url",
+    {AD_RULE_AT_MOST_ONE, "stdin|image", .message = "--stdin cannot be combined with --image",
+     .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
+    {AD_RULE_AT_MOST_ONE, "stdin|file_url",
+     .message = "--stdin cannot be combined with --file-url",
      .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
     {0},
 };

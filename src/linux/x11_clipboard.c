@@ -16,6 +16,8 @@ typedef struct {
     xcb_connection_t *c;
     xcb_window_t win;
     xcb_atom_t clipboard, prop, incr, targets;
+    xcb_atom_t *offered; /* the owner's TARGETS (malloc'd), or NULL */
+    long n_offered;      /* -1: the owner did not answer TARGETS */
 } clip_conn;
 
 static xcb_atom_t intern(xcb_connection_t *c, const char *name)
@@ -32,6 +34,8 @@ static void clip_close(clip_conn *cc)
     if (cc->c)
         xcb_disconnect(cc->c);
     cc->c = NULL;
+    free(cc->offered);
+    cc->offered = NULL;
 }
 
 /* Connects to $DISPLAY and creates the window selections are converted to. */
@@ -205,15 +209,41 @@ static char *latin1_to_utf8(char *src, size_t len, size_t *ret_len)
     return out;
 }
 
+/* The owner's TARGETS (malloc'd into cc->offered), read once per connection. An owner that
+ * does not answer TARGETS leaves n_offered at -1: every target is then tried. */
+static int read_targets(clip_conn *cc, int64_t deadline_us, ad_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    xcb_atom_t type;
+    int r = convert(cc, cc->targets, deadline_us, &buf, &len, &type, err);
+    if (r < 0)
+        return -1;
+    cc->offered = (xcb_atom_t *)buf;
+    cc->n_offered = r == 1 && type == XCB_ATOM_ATOM ? (long)(len / sizeof(xcb_atom_t)) : -1;
+    return 0;
+}
+
+/* Converts the selection to the target named `name` when the owner offers it (some owners,
+ * xclip among them, answer any target with the same bytes, so the list decides). */
+static int convert_offered(clip_conn *cc, const char *name, int64_t deadline_us, char **ret,
+                           size_t *ret_len, ad_error *err)
+{
+    xcb_atom_t target = intern(cc->c, name), type;
+    bool offered = cc->n_offered < 0;
+    for (long i = 0; i < cc->n_offered && !offered; i++)
+        offered = cc->offered[i] == target;
+    return offered ? convert(cc, target, deadline_us, ret, ret_len, &type, err) : 0;
+}
+
 /* Text: UTF8_STRING, else STRING (Latin-1). 1 with ret filled, 0 when there is none. */
 static int read_text(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret, ad_error *err)
 {
     char *buf = NULL;
     size_t len = 0;
-    xcb_atom_t type;
-    int r = convert(cc, intern(cc->c, "UTF8_STRING"), deadline_us, &buf, &len, &type, err);
+    int r = convert_offered(cc, "UTF8_STRING", deadline_us, &buf, &len, err);
     if (r == 0) {
-        r = convert(cc, XCB_ATOM_STRING, deadline_us, &buf, &len, &type, err);
+        r = convert_offered(cc, "STRING", deadline_us, &buf, &len, err);
         if (r == 1 && !(buf = latin1_to_utf8(buf, len, &len)))
             return ad_error_set(err, AD_INTERNAL, "Out of memory reading the clipboard");
     }
@@ -227,8 +257,7 @@ static int read_image(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret, 
 {
     char *buf = NULL;
     size_t len = 0;
-    xcb_atom_t type;
-    int r = convert(cc, intern(cc->c, "image/png"), deadline_us, &buf, &len, &type, err);
+    int r = convert_offered(cc, "image/png", deadline_us, &buf, &len, err);
     if (r != 1)
         return r;
     *ret = (ad_clip_content){.kind = AD_CLIP_IMAGE, .data = buf, .len = len};
@@ -241,11 +270,9 @@ static int read_file_urls(clip_conn *cc, int64_t deadline_us, ad_clip_content *r
 {
     char *buf = NULL;
     size_t len = 0, skip = 0;
-    xcb_atom_t type;
-    int r = convert(cc, intern(cc->c, "text/uri-list"), deadline_us, &buf, &len, &type, err);
+    int r = convert_offered(cc, "text/uri-list", deadline_us, &buf, &len, err);
     if (r == 0) {
-        r = convert(cc, intern(cc->c, "x-special/gnome-copied-files"), deadline_us, &buf,
-                    &len, &type, err);
+        r = convert_offered(cc, "x-special/gnome-copied-files", deadline_us, &buf, &len, err);
         const char *nl = r == 1 ? memchr(buf, '\n', len) : NULL;
         skip = nl ? (size_t)(nl - buf) + 1 : len;
     }
@@ -263,30 +290,13 @@ static int read_file_urls(clip_conn *cc, int64_t deadline_us, ad_clip_content *r
     return 1;
 }
 
-/* The owner's TARGETS decide the form: file references, then an image, then text. */
+/* File references, then an image, then text: the first form the owner offers. */
 static int read_auto(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret, ad_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    xcb_atom_t type;
-    int r = convert(cc, cc->targets, deadline_us, &buf, &len, &type, err);
-    if (r < 0)
-        return -1;
-    bool files = r == 0, image = r == 0; /* no TARGETS: try each in turn */
-    xcb_atom_t uri = intern(cc->c, "text/uri-list"),
-               gnome = intern(cc->c, "x-special/gnome-copied-files"),
-               png = intern(cc->c, "image/png");
-    const xcb_atom_t *atoms = (const xcb_atom_t *)buf;
-    for (size_t i = 0; r == 1 && i < len / sizeof(xcb_atom_t); i++) {
-        files = files || atoms[i] == uri || atoms[i] == gnome;
-        image = image || atoms[i] == png;
-    }
-    free(buf);
-    if (files && (r = read_file_urls(cc, deadline_us, ret, err)) != 0)
-        return r;
-    if (image && (r = read_image(cc, deadline_us, ret, err)) != 0)
-        return r;
-    return read_text(cc, deadline_us, ret, err);
+    int r = read_file_urls(cc, deadline_us, ret, err);
+    if (r == 0)
+        r = read_image(cc, deadline_us, ret, err);
+    return r == 0 ? read_text(cc, deadline_us, ret, err) : r;
 }
 
 int ad_x11_clipboard_read(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
@@ -297,6 +307,10 @@ int ad_x11_clipboard_read(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
     if (clip_open(&cc, err) < 0)
         return -1;
     ad_clip_content got = {0};
+    if (read_targets(&cc, deadline_us, err) < 0) {
+        clip_close(&cc);
+        return -1;
+    }
     int r = want == AD_CLIP_WANT_TEXT    ? read_text(&cc, deadline_us, &got, err)
             : want == AD_CLIP_WANT_IMAGE ? read_image(&cc, deadline_us, &got, err)
             : want == AD_CLIP_WANT_FILE_URLS ? read_file_urls(&cc, deadline_us, &got, err)

@@ -27,6 +27,15 @@
 
 #define AD_HELPER_IDLE_MS 5000
 
+/* SIGTERM and SIGINT end the loop, so the socket and pid file go with the process. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
 /* One registered service: the helper routes requests by name and asks each whether it still
  * holds anything. */
 typedef struct {
@@ -169,6 +178,9 @@ static int accept_all(int lfd)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa = {.sa_handler = on_stop_signal}; /* no SA_RESTART: poll returns */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     char dir[4096];
     int lock = -1;
     if (ad_helper_dir(dir, sizeof(dir)) < 0)
@@ -181,7 +193,7 @@ int main(void)
         return 1;
     int64_t idle_since = ad_helper_now_us();
     bool was_held = false;
-    for (;;) {
+    while (!stop_requested) {
         struct pollfd p[1 + N_SERVICES];
         p[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
         for (size_t i = 0; i < N_SERVICES; i++)

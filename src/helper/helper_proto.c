@@ -20,9 +20,11 @@ int64_t ad_helper_now_us(void)
 int ad_helper_dir(char *buf, size_t size)
 {
     const char *run = getenv("XDG_RUNTIME_DIR");
-    if (!run || run[0] != '/')
+    if (run && run[0] && run[0] != '/')
         return -1;
-    int n = snprintf(buf, size, "%s/agent-desktop", run);
+    /* The interaction lease's directory too (core/lease.h), with its fallback. */
+    int n = run && run[0] ? snprintf(buf, size, "%s/agent-desktop", run)
+                          : snprintf(buf, size, "/tmp/agent-desktop-%u", (unsigned)geteuid());
     return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 

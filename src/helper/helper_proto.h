@@ -6,7 +6,8 @@
  * One executable, `agent-desktop-helper`, installed beside `agent-desktop`, serves all of
  * them as named services ("clipboard" now); one instance runs per user, started on demand.
  *
- * Where: the socket is $XDG_RUNTIME_DIR/agent-desktop/helper.sock in a 0700 directory, mode
+ * Where: the socket is $XDG_RUNTIME_DIR/agent-desktop/helper.sock (without XDG_RUNTIME_DIR,
+ * /tmp/agent-desktop-<uid>/helper.sock) in a 0700 directory of this user, mode
  * 0600, with helper.lock beside it (held with flock by the running helper, so two starts
  * never race to bind) and helper.pid (the running helper's pid, for tests and diagnostics).
  * Both sides check the peer's uid with SO_PEERCRED and refuse any other user.
@@ -43,8 +44,9 @@
 /* CLOCK_MONOTONIC in microseconds. */
 int64_t ad_helper_now_us(void);
 
-/* The helper's directory into buf: "$XDG_RUNTIME_DIR/agent-desktop". -1 when
- * XDG_RUNTIME_DIR is unset, relative, or too long. */
+/* The helper's directory into buf: "$XDG_RUNTIME_DIR/agent-desktop", or
+ * "/tmp/agent-desktop-<uid>" when XDG_RUNTIME_DIR is unset (the interaction lease's
+ * directory, core/lease.h). -1 when XDG_RUNTIME_DIR is relative or the path too long. */
 int ad_helper_dir(char *buf, size_t size);
 
 /* buf = dir + "/" + name; -1 when it does not fit. */

@@ -117,7 +117,8 @@ int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t dead
     if (ad_helper_dir(dir, sizeof(dir)) < 0 ||
         ad_helper_path(sock_path, sizeof(sock_path), dir, "helper.sock") < 0)
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                            "%s needs XDG_RUNTIME_DIR, and it is not set", AD_HELPER_NAME);
+                            "%s needs an absolute XDG_RUNTIME_DIR of a usable length",
+                            AD_HELPER_NAME);
     json_object_set_new(req, "v", json_integer(AD_HELPER_VERSION));
     json_t *reply = NULL;
     /* Twice at most: a helper that was exiting as we connected closes without a reply, and

@@ -19,7 +19,7 @@
 /* Sends req (borrowed; its "v" and "bytes" are set) with payload[0..len) and waits for the
  * reply until deadline_us. 0 with *ret_reply (a new reference) when the helper answered ok;
  * -1 with err: PLATFORM_NOT_SUPPORTED when the helper is not installed or XDG_RUNTIME_DIR is
- * unset, ACTION_FAILED when it cannot be reached or refuses (its code when it names one), in
+ * relative, ACTION_FAILED when it cannot be reached or refuses (its code when it names one), in
  * which case *ret_reply is not written. */
 int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
                       json_t **ret_reply, ad_error *err);

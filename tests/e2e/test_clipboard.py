@@ -149,6 +149,15 @@ def test_fixture_pastes_what_clipboard_set_wrote(cli, fixture_app):
         cli.ok("press", "ctrl+v", "--app", "ad-fixture")
         wait_state(fixture_app, lambda s: s["name"] == "pasted by GTK", "the pasted name")
         assert obs.text_of(entry) == "pasted by GTK"
+        # And the other way: what GTK copies, clipboard-get reads (GTK now owns the
+        # selection, so the helper lets go and exits).
+        pid = helper_pid()
+        cli.ok("set-value", name, "copied by GTK")
+        cli.ok("press", "ctrl+a", "--app", "ad-fixture")
+        cli.ok("press", "ctrl+c", "--app", "ad-fixture")
+        obs.wait_until(lambda: xclip_out() == b"copied by GTK", what="GTK to own the copy")
+        assert cli.ok("clipboard-get") == {"text": "copied by GTK", "type": "text"}
+        wait_exited(pid)
     finally:
         fixture_reset(fixture_app)
 

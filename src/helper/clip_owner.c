@@ -7,6 +7,7 @@
 #include <xcb/xcb.h>
 
 #include "helper/helper_proto.h"
+#include "linux/x11_atom.h"
 
 #define MAX_ITEMS 4
 #define MAX_TARGETS 8
@@ -91,15 +92,6 @@ bool ad_clip_owner_holds(const ad_clip_owner *o)
     return false;
 }
 
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-    xcb_intern_atom_reply_t *r =
-        xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, (uint16_t)strlen(name), name), NULL);
-    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-    free(r);
-    return a;
-}
-
 /* Connects to `display` and creates the owner window. -1 when the server is unreachable. */
 static int connect_display(ad_clip_owner *o, const char *display)
 {
@@ -117,11 +109,11 @@ static int connect_display(ad_clip_owner *o, const char *display)
     xcb_create_window(c, XCB_COPY_FROM_PARENT, o->win, screen->root, -1, -1, 1, 1, 0,
                       XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT, XCB_CW_EVENT_MASK,
                       &mask);
-    o->clipboard = intern(c, "CLIPBOARD");
-    o->targets = intern(c, "TARGETS");
-    o->timestamp = intern(c, "TIMESTAMP");
-    o->incr = intern(c, "INCR");
-    o->multiple = intern(c, "MULTIPLE");
+    o->clipboard = ad_x11_atom(c, "CLIPBOARD", false);
+    o->targets = ad_x11_atom(c, "TARGETS", false);
+    o->timestamp = ad_x11_atom(c, "TIMESTAMP", false);
+    o->incr = ad_x11_atom(c, "INCR", false);
+    o->multiple = ad_x11_atom(c, "MULTIPLE", false);
     o->atom = XCB_ATOM_ATOM;
     o->integer = XCB_ATOM_INTEGER;
     /* One property request must fit in the server's maximum request (in 4-byte units). */
@@ -300,7 +292,7 @@ static json_t *refuse(const char *code, const char *message)
  * Other events that arrive meanwhile are served as usual. 0 when none came by deadline_us. */
 static xcb_timestamp_t server_time(ad_clip_owner *o, int64_t deadline_us)
 {
-    xcb_atom_t prop = intern(o->c, "_AGENT_DESKTOP_TIME");
+    xcb_atom_t prop = ad_x11_atom(o->c, "_AGENT_DESKTOP_TIME", false);
     xcb_change_property(o->c, XCB_PROP_MODE_APPEND, o->win, prop, XCB_ATOM_STRING, 8, 0, "");
     xcb_flush(o->c);
     while (ad_helper_now_us() < deadline_us && !xcb_connection_has_error(o->c)) {
@@ -358,7 +350,8 @@ static clip_content *parse_items(ad_clip_owner *o, const json_t *req,
         clip_item *item = &c->items[c->n_items++];
         for (size_t t = 0; t < nt; t++) {
             const char *name = json_string_value(json_array_get(targets, t));
-            item->targets[item->n_targets++] = name ? intern(o->c, name) : XCB_ATOM_NONE;
+            item->targets[item->n_targets++] =
+                name ? ad_x11_atom(o->c, name, false) : XCB_ATOM_NONE;
         }
         item->len = (size_t)bytes;
         item->data = malloc(item->len ? item->len : 1);

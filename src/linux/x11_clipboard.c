@@ -9,6 +9,7 @@
 #include "core/clip_formats.h"
 #include "core/ctx.h"
 #include "linux/helper_client.h"
+#include "linux/x11_atom.h"
 
 #define MAX_FILE_URLS 4096
 
@@ -19,15 +20,6 @@ typedef struct {
     xcb_atom_t *offered; /* the owner's TARGETS (malloc'd), or NULL */
     long n_offered;      /* -1: the owner did not answer TARGETS */
 } clip_conn;
-
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-    xcb_intern_atom_reply_t *r =
-        xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, (uint16_t)strlen(name), name), NULL);
-    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-    free(r);
-    return a;
-}
 
 static void clip_close(clip_conn *cc)
 {
@@ -57,10 +49,10 @@ static int clip_open(clip_conn *cc, ad_error *err)
     xcb_create_window(cc->c, XCB_COPY_FROM_PARENT, cc->win, screen->root, -1, -1, 1, 1, 0,
                       XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT, XCB_CW_EVENT_MASK,
                       &mask);
-    cc->clipboard = intern(cc->c, "CLIPBOARD");
-    cc->prop = intern(cc->c, "_AGENT_DESKTOP_CLIP");
-    cc->incr = intern(cc->c, "INCR");
-    cc->targets = intern(cc->c, "TARGETS");
+    cc->clipboard = ad_x11_atom(cc->c, "CLIPBOARD", false);
+    cc->prop = ad_x11_atom(cc->c, "_AGENT_DESKTOP_CLIP", false);
+    cc->incr = ad_x11_atom(cc->c, "INCR", false);
+    cc->targets = ad_x11_atom(cc->c, "TARGETS", false);
     return 0;
 }
 
@@ -229,7 +221,7 @@ static int read_targets(clip_conn *cc, int64_t deadline_us, ad_error *err)
 static int convert_offered(clip_conn *cc, const char *name, int64_t deadline_us, char **ret,
                            size_t *ret_len, ad_error *err)
 {
-    xcb_atom_t target = intern(cc->c, name), type;
+    xcb_atom_t target = ad_x11_atom(cc->c, name, false), type;
     bool offered = cc->n_offered < 0;
     for (long i = 0; i < cc->n_offered && !offered; i++)
         offered = cc->offered[i] == target;
@@ -380,7 +372,8 @@ static int read_back(clip_conn *cc, const char *target, const char *want, size_t
     char *got = NULL;
     size_t got_len = 0;
     xcb_atom_t type;
-    int r = convert(cc, intern(cc->c, target), deadline_us, &got, &got_len, &type, err);
+    int r = convert(cc, ad_x11_atom(cc->c, target, false), deadline_us, &got, &got_len, &type,
+                    err);
     bool same = r == 1 && got_len == len && memcmp(got, want, len) == 0;
     free(got);
     if (r < 0)

@@ -360,7 +360,8 @@ static clip_content *parse_items(ad_clip_owner *o, const json_t *req,
             content_unref(c);
             return NULL;
         }
-        memcpy(item->data, payload + off, item->len);
+        if (item->len) /* an empty payload may be NULL */
+            memcpy(item->data, payload + off, item->len);
         off += item->len;
     }
     return c;

@@ -113,6 +113,13 @@ def test_stdin_keeps_every_byte_including_the_final_newline(cli):
     assert cli.ok("clipboard-get")["text"] == text
 
 
+def test_empty_text_is_content_not_absence(cli):
+    cli.ok("clipboard-set", "not empty")
+    assert cli.ok("clipboard-set", "") == dict(SET_REPORT, type="text")
+    assert xclip_out() == b""
+    assert cli.ok("clipboard-get") == {"text": "", "type": "text"}
+
+
 def test_stdin_with_image_is_refused_before_anything_changes(cli):
     cli.ok("clipboard-set", "before")
     png = os.path.join(tempfile.mkdtemp(), "a.png")

@@ -296,3 +296,27 @@ def test_helper_missing_is_platform_not_supported(cli, tmp_path):
     assert env["ok"] is False and env["error"]["code"] == "PLATFORM_NOT_SUPPORTED", env
     assert "agent-desktop-helper" in env["error"]["message"]
     assert xclip_out() == b"unchanged"
+
+
+def test_helper_sends_by_incr_over_one_chunk_and_directly_below(cli, tmp_path):
+    """Seen on the wire by an independent requestor (python3-xlib): the property the helper
+    answers with is of type INCR for 1 MiB+, the plain target for a short text."""
+    import x11_selection
+    path, data = _png(str(tmp_path), "600x600")
+    cli.ok("clipboard-set", "--image", path, timeout=120)
+    assert x11_selection.convert("image/png") == ("image/png", data, True)
+    cli.ok("clipboard-set", "short")
+    assert x11_selection.convert("UTF8_STRING") == ("UTF8_STRING", b"short", False)
+    assert x11_selection.convert("image/png") is None  # not offered now
+
+
+def test_reads_one_mib_of_text_sent_by_incr(cli):
+    import x11_selection
+    text = ("abcdefghijklmnopqrstuvwxyz01234\n" * 32768)  # exactly 1 MiB
+    assert len(text.encode()) == 1024 * 1024
+    owner = x11_selection.IncrOwner(text.encode())
+    try:
+        assert cli.ok("clipboard-get", timeout=120) == {"text": text, "type": "text"}
+        assert owner.completed == 1
+    finally:
+        owner.stop()

@@ -238,6 +238,13 @@ static void test_get_image_goes_to_a_private_file(void **state)
     free(tmp);
     json_decref(env);
 
+    /* With a session, the session's clipboard/ directory. */
+    env = tu_run_exit(fake_base(f->fake), "clipboard-get",
+                      tu_args("clipboard-get", "{s:s}", "format", "image"),
+                      json_pack("{s:s}", "session", "clipsess"), 0);
+    assert_non_null(strstr(tu_str(env, "data.path"), "/sessions/clipsess/clipboard/"));
+    json_decref(env);
+
     char *bad_out = path_in(f, "no/such/dir.png");
     env = run(f, "clipboard-get", tu_args("clipboard-get", "{s:s, s:s}", "format", "image",
                                           "out", bad_out), 1);

@@ -320,3 +320,17 @@ def test_reads_one_mib_of_text_sent_by_incr(cli):
         assert owner.completed == 1
     finally:
         owner.stop()
+
+
+def test_a_killed_helper_loses_the_content_and_the_next_set_starts_another(cli):
+    """Correctness never rests on the helper being alive: killed (SIGKILL, its socket left
+    behind), the clipboard reads as empty, and the next set starts a fresh helper."""
+    cli.ok("clipboard-set", "first")
+    pid = helper_pid()
+    os.kill(pid, signal.SIGKILL)
+    wait_exited(pid)
+    assert os.path.exists(os.path.join(helper_dir(), "helper.sock"))  # stale
+    assert cli.ok("clipboard-get") == {"found": False, "type": "text"}
+    cli.ok("clipboard-set", "second")
+    assert xclip_out() == b"second"
+    assert helper_pid() not in (None, pid)

@@ -75,6 +75,8 @@ static void spawn_helper(const char *path)
                 dup2(null, 2);
             }
             closefrom(3);
+            if (chdir("/") < 0) /* never pin the caller's directory (or its mount) */
+                _exit(1);
             execl(path, AD_HELPER_NAME, (char *)NULL);
         }
         _exit(0);

@@ -4,7 +4,7 @@
  * The helper is the executable agent-desktop-helper in the directory of /proc/self/exe (the
  * program that runs this code: agent-desktop itself; a C-library host must install it beside
  * its own executable). When none answers on the socket, it is started detached (double
- * fork, setsid, stdio on /dev/null) and the socket is retried until it answers or the
+ * fork, setsid, stdio on /dev/null, in /) and the socket is retried until it answers or the
  * deadline. The helper's uid is checked (SO_PEERCRED) before anything is sent.
  */
 #ifndef AD_HELPER_CLIENT_H

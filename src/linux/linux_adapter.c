@@ -16,6 +16,7 @@
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_clipboard.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -261,6 +262,9 @@ static const ad_adapter_ops linux_ops = {
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
+    .clipboard_read = ad_x11_clipboard_read,
+    .clipboard_write = ad_x11_clipboard_write,
+    .clipboard_clear = ad_x11_clipboard_clear,
     .destroy = destroy,
 };
 

@@ -95,6 +95,11 @@ typedef struct fake_adapter {
     /* Like the AT-SPI walker, a read whose deadline already passed fails with TIMEOUT. Off
      * by default: most tests pass deadlines they never mean to expire. */
     bool reads_honor_deadline;
+    /* The clipboard: what it holds (clip_held), counted writes; clip_missing makes every
+     * clipboard op fail as a missing platform helper does. */
+    ad_clip_content clip;
+    bool clip_held, clip_missing;
+    int n_clip_writes;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

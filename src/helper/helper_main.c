@@ -1,4 +1,4 @@
-/* helper_main.c: agent-desktop-helper, the per-user process behind effects that must
+/* helper_main.c: agent-desktop-linux-clipboard-owner, the per-user process behind effects that must
  * outlive a command (helper_proto.h has the why, the socket and the protocol).
  *
  * Started by agent-desktop on demand (detached, stdio on /dev/null). It takes helper.lock

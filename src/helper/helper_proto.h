@@ -3,8 +3,10 @@
  * Why a helper: some effects must outlive the command that made them. An X11 selection
  * lives only as long as the window that owns it, so the clipboard needs a process that stays
  * after `clipboard-set` exits (later the cursor overlay and the Wayland input session too).
- * One executable, `agent-desktop-helper`, installed beside `agent-desktop`, serves all of
- * them as named services ("clipboard" now); one instance runs per user, started on demand.
+ * One executable serves all of them as named services ("clipboard" now); one instance runs
+ * per user, started on demand. It carries the name the spec installs beside `agent-desktop`
+ * on Linux, `agent-desktop-linux-clipboard-owner` (installation.md), because the clipboard
+ * is its first service; the cursor overlay and the Wayland input session join it later.
  *
  * Where: the socket is $XDG_RUNTIME_DIR/agent-desktop/helper.sock (without XDG_RUNTIME_DIR,
  * /tmp/agent-desktop-<uid>/helper.sock) in a 0700 directory of this user, mode
@@ -34,7 +36,7 @@
 #include <jansson.h>
 
 #define AD_HELPER_VERSION 1
-#define AD_HELPER_NAME "agent-desktop-helper"
+#define AD_HELPER_NAME "agent-desktop-linux-clipboard-owner"
 #define AD_HELPER_MAX_HEADER (64 * 1024)
 /* A 64 MiB PNG, or a file list, plus room for a second representation. */
 #define AD_HELPER_MAX_PAYLOAD (130u * 1024 * 1024)

@@ -1,4 +1,4 @@
-/* helper_client.c: a request to agent-desktop-helper, starting it on demand
+/* helper_client.c: a request to agent-desktop-linux-clipboard-owner, starting it on demand
  * (helper_client.h). */
 #include "linux/helper_client.h"
 

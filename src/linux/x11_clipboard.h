@@ -7,7 +7,7 @@
  * Latin-1 STRING converted to UTF-8.
  *
  * Writing: an X11 selection dies with its owner's window, and this process exits right
- * after the command, so the selection is owned by agent-desktop-helper
+ * after the command, so the selection is owned by agent-desktop-linux-clipboard-owner
  * (helper/clip_owner.h). The content goes to it over its socket; once it replies that it
  * owns the selection, the content is read back here through the X server and compared byte
  * for byte: success means any client can paste it now.

@@ -1,5 +1,5 @@
 """clipboard-get, clipboard-set, clipboard-clear on X11 (commands/clipboard.md), and the
-per-user agent-desktop-helper that owns the selection after the command exits.
+per-user agent-desktop-linux-clipboard-owner that owns the selection after the command exits.
 
 Every effect is read back by another X client: xclip (-o to read what we wrote, -i -quiet to
 own the selection in the foreground, so the test has its pid), the fixture app pasting with
@@ -294,7 +294,7 @@ def test_helper_missing_is_platform_not_supported(cli, tmp_path):
     import json
     env = json.loads(p.stdout)
     assert env["ok"] is False and env["error"]["code"] == "PLATFORM_NOT_SUPPORTED", env
-    assert "agent-desktop-helper" in env["error"]["message"]
+    assert "agent-desktop-linux-clipboard-owner" in env["error"]["message"]
     assert xclip_out() == b"unchanged"
 
 

@@ -101,3 +101,21 @@ char *ad_proc_exe_name(int pid)
     char *slash = strrchr(target, '/');
     return strdup(slash ? slash + 1 : target);
 }
+
+int ad_proc_parent(int pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    int ppid = 0;
+    /* ") S 1234": the state, then field 4, the parent pid */
+    if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+        return 0;
+    return ppid;
+}

@@ -12,4 +12,7 @@ bool ad_proc_alive(int pid, const char *instance);
 /* Base name of the process's executable (malloc'd), or NULL. */
 char *ad_proc_exe_name(int pid);
 
+/* The parent pid of pid (field 4 of /proc/pid/stat), 0 when unknown. */
+int ad_proc_parent(int pid);
+
 #endif

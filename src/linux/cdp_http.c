@@ -33,6 +33,10 @@ int ad_loopback_port(int port, int *ret_port, ad_error *err)
     if (fd < 0)
         return ad_error_set(err, AD_ACTION_FAILED, "Cannot open a TCP socket: %s",
                             strerror(errno));
+    /* SO_REUSEADDR, as a server binds: a port whose old connections sit in TIME_WAIT is
+     * free for it, and only a socket still bound (a listener) makes the bind fail. */
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     struct sockaddr_in a = loopback(port);
     int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
     int e = errno;
@@ -65,6 +69,19 @@ static bool wait_fd(int fd, short events, int64_t deadline_us)
     }
 }
 
+/* True when buf (NUL-terminated) holds the headers and the whole Content-Length body. */
+static bool response_complete(const char *buf, size_t got)
+{
+    const char *end = strstr(buf, "\r\n\r\n");
+    if (!end)
+        return false;
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    if (!cl || cl > end)
+        return false; /* no length: read until the server closes */
+    size_t len = strtoul(cl + 17, NULL, 10);
+    return got >= (size_t)(end + 4 - buf) + len;
+}
+
 /* The whole response into buf (NUL-terminated), or -1. */
 static int exchange(int port, int64_t deadline_us, char *buf, size_t size)
 {
@@ -78,9 +95,10 @@ static int exchange(int port, int64_t deadline_us, char *buf, size_t size)
         socklen_t len = sizeof(soerr);
         rc = getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr == 0 ? 0 : -1;
     }
-    char req[128];
+    char req[160];
     int req_len = snprintf(req, sizeof(req),
-                           "GET /json/version HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n\r\n", port);
+                           "GET /json/version HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                           "Connection: close\r\n\r\n", port);
     if (rc < 0 || send(fd, req, (size_t)req_len, MSG_NOSIGNAL) != req_len) {
         close(fd);
         return -1;
@@ -89,7 +107,7 @@ static int exchange(int port, int64_t deadline_us, char *buf, size_t size)
     while (got < size - 1 && wait_fd(fd, POLLIN, deadline_us)) {
         ssize_t n = recv(fd, buf + got, size - 1 - got, 0);
         if (n == 0)
-            break; /* HTTP/1.0: the server closes after the body */
+            break;
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN)
                 continue;
@@ -97,6 +115,9 @@ static int exchange(int port, int64_t deadline_us, char *buf, size_t size)
             break;
         }
         got += (size_t)n;
+        buf[got] = '\0';
+        if (response_complete(buf, got))
+            break;
     }
     close(fd);
     buf[got] = '\0';

@@ -1,5 +1,5 @@
 /* cdp_http.h: the loopback checks of launch --cdp: a free or bound TCP port on 127.0.0.1, and
- * one HTTP/1.0 GET of the DevTools /json/version document. */
+ * one HTTP/1.1 GET of the DevTools /json/version document. */
 #ifndef AD_CDP_HTTP_H
 #define AD_CDP_HTTP_H
 

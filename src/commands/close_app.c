@@ -56,7 +56,7 @@ static bool wait_gone(ad_ctx *ctx, const ad_app *app, int64_t until_us)
             return true;
         if (ad_now_us() >= until_us)
             return false;
-        ctx->adapter->ops->wait_change(ctx->adapter, ad_deadline_within(until_us, 0, POLL_MS));
+        ad_wait_next_poll(ctx, POLL_MS, until_us);
     }
 }
 

@@ -209,7 +209,7 @@ static int await_start(ad_ctx *ctx, launch_state *s, bool activate, int64_t dead
         }
         if (ad_now_us() >= deadline)
             return 0;
-        ops->wait_change(ctx->adapter, ad_deadline_within(deadline, 0, POLL_INTERVAL_MS));
+        ad_wait_next_poll(ctx, POLL_INTERVAL_MS, deadline);
     }
 }
 

@@ -156,6 +156,7 @@ typedef struct {
     bool registered;
     ad_window window;       /* when it has one */
     bool has_window;
+    bool activated;         /* --activate: the window manager reports it focused */
     int cdp_port;           /* -1: no --cdp */
     json_t *cdp_version;    /* the /json/version document once verified (owned) */
 } launch_state;
@@ -194,8 +195,19 @@ static int await_start(ad_ctx *ctx, launch_state *s, bool activate, int64_t dead
         }
         if (s->registered && !s->has_window)
             s->has_window = app_window(ctx, &s->app, deadline, &s->window);
+        /* The accessible window can come before the X11 one is managed: until then focusing
+         * it finds no window, and the next pass tries again. */
+        if (activate && s->has_window && !s->activated) {
+            ad_error focus = AD_ERROR_INIT;
+            s->activated = activate_window(ctx, &s->window, deadline, &focus) == 0;
+            if (!s->activated && focus.code != AD_WINDOW_NOT_FOUND) {
+                ad_error_move(err, &focus);
+                return -1;
+            }
+            ad_error_clear(&focus);
+        }
         bool done = s->registered && (s->cdp_port < 0 || s->cdp_version) &&
-                    (!activate || s->has_window);
+                    (!activate || s->activated);
         if (done)
             return 0;
         if (!still_running(ctx, s)) {
@@ -244,9 +256,9 @@ static int finish(ad_ctx *ctx, launch_state *s, const ad_launch_target *t, bool 
         err->delivery = AD_DELIVERED_UNVERIFIED;
         return -1;
     }
-    if (activate && !s->has_window) {
-        ad_error_set(err, AD_TIMEOUT, "The app (pid %d) showed no window before --timeout",
-                     pid);
+    if (activate && !s->activated) {
+        ad_error_set(err, AD_TIMEOUT, "The app (pid %d) showed no window it could focus "
+                     "before --timeout", pid);
         ad_error_suggest(err, "The app stays running; retry with a larger --timeout, or read "
                               "list-windows --app %s", s->registered ? s->app.name : t->name);
         ad_error_detail(err, "kind", json_string("window_not_shown"));
@@ -254,8 +266,13 @@ static int finish(ad_ctx *ctx, launch_state *s, const ad_launch_target *t, bool 
         err->delivery = AD_DELIVERED_UNVERIFIED;
         return -1;
     }
-    if (activate && activate_window(ctx, &s->window, deadline, err) < 0)
-        return -1;
+    if (activate) { /* the row as it is now, focused */
+        ad_window now = {0};
+        if (app_window(ctx, &s->app, deadline, &now)) {
+            ad_window_clear(&s->window);
+            s->window = now;
+        }
+    }
     json_t *d = json_object();
     json_object_set_new(d, "app", json_string(s->registered ? s->app.name : t->name));
     if (attached)

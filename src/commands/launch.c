@@ -17,7 +17,7 @@
 #include "core/window_select.h"
 
 /* Registration is polled (a bus-wide watch would wake on every other app's events). */
-#define POLL_INTERVAL_MS 50
+#define POLL_INTERVAL_MS 20
 /* One /json/version GET gets this long; a Chromium still starting refuses at once. */
 #define CDP_TRY_MS 1000
 /* How far up a registered process's parents a launcher script we started may sit. */

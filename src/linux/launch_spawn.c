@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "linux/desktop_entry.h"
+#include "linux/proc.h"
 
 extern char **environ;
 
@@ -182,22 +183,16 @@ int ad_launch_spawn(const ad_launch_target *t, const ad_launch_req *req, int *re
 
 bool ad_launch_is_chromium(int pid)
 {
-    char link[64], exe[PATH_MAX];
-    snprintf(link, sizeof(link), "/proc/%d/exe", pid);
-    ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-    if (n <= 0)
-        return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return false;
+    char *exe = ad_proc_exe_path(pid);
+    char *slash = exe ? strrchr(exe, '/') : NULL;
     static const char *const beside[] = {"resources.pak", "v8_context_snapshot.bin"};
-    for (size_t i = 0; i < 2; i++) {
+    bool found = slash != NULL;
+    for (size_t i = 0; found && i < 2; i++) {
         char path[PATH_MAX];
-        if (snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - exe), exe, beside[i]) >=
-                (int)sizeof(path) ||
-            access(path, R_OK) != 0)
-            return false;
+        found = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - exe), exe, beside[i]) <
+                    (int)sizeof(path) &&
+                access(path, R_OK) == 0;
     }
-    return true;
+    free(exe);
+    return found;
 }

@@ -19,40 +19,36 @@
 #include "linux/app_close.h"
 #include "test_util.h"
 
-typedef struct {
-    tu_home home;
-    fake_adapter *fake;
-} fx;
+/* Each test's state is the fake adapter, with one app "editor" (pid 400) and its window. */
+static tu_home home;
 
 static int setup(void **state)
 {
-    fx *f = calloc(1, sizeof(*f));
-    tu_fake_begin(&f->home, &f->fake);
-    fake_add_app(f->fake, "editor", 400);
-    fake_add_window(f->fake, "editor", "Notes", fk("window|n=Notes", NULL));
-    *state = f;
+    fake_adapter *fake = NULL;
+    tu_fake_begin(&home, &fake);
+    fake_add_app(fake, "editor", 400);
+    fake_add_window(fake, "editor", "Notes", fk("window|n=Notes", NULL));
+    *state = fake;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fx *f = *state;
-    tu_fake_end(&f->home, f->fake);
-    free(f);
+    tu_fake_end(&home, *state);
     return 0;
 }
 
-static json_t *close_app(fx *f, bool force, int want_exit)
+static json_t *close_app(fake_adapter *fake, bool force, int want_exit)
 {
     json_t *args = force ? tu_args("close-app", "{s:s, s:b}", "app", "editor", "force", 1)
                          : tu_args("close-app", "{s:s}", "app", "editor");
-    return tu_run_exit(fake_base(f->fake), "close-app", args, NULL, want_exit);
+    return tu_run_exit(fake_base(fake), "close-app", args, NULL, want_exit);
 }
 
 static void test_graceful_close_is_verified_by_the_exit(void **state)
 {
-    fx *f = *state;
-    json_t *env = close_app(f, false, 0);
+    fake_adapter *fake = *state;
+    json_t *env = close_app(fake, false, 0);
     assert_string_equal(tu_str(env, "data.method"), "graceful");
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
     assert_string_equal(tu_str(env, "data.details.evidence"), "process_instance_exited");
@@ -60,72 +56,72 @@ static void test_graceful_close_is_verified_by_the_exit(void **state)
     assert_int_equal(json_integer_value(tu_at(env, "data.target.process.pid")), 400);
     assert_string_equal(tu_str(env, "data.steps.0.label"), "terminate_request");
     assert_true(json_is_true(tu_at(env, "data.steps.1.verified")));
-    assert_int_equal(f->fake->n_close_windows, 1);
-    assert_int_equal(f->fake->n_term + f->fake->n_kill, 0);
+    assert_int_equal(fake->n_close_windows, 1);
+    assert_int_equal(fake->n_term + fake->n_kill, 0);
     json_decref(env);
 }
 
 static void test_force_terms_then_kills(void **state)
 {
-    fx *f = *state;
-    f->fake->ignores_term = true;
-    json_t *env = close_app(f, true, 0);
+    fake_adapter *fake = *state;
+    fake->ignores_term = true;
+    json_t *env = close_app(fake, true, 0);
     assert_string_equal(tu_str(env, "data.method"), "force");
     assert_string_equal(tu_str(env, "data.steps.0.label"), "terminate_signal");
     assert_string_equal(tu_str(env, "data.steps.1.label"), "kill_signal");
     assert_string_equal(tu_str(env, "data.steps.2.label"), "process_exit");
-    assert_int_equal(f->fake->n_term, 1);
-    assert_int_equal(f->fake->n_kill, 1);
-    assert_int_equal(f->fake->n_close_windows, 0);
+    assert_int_equal(fake->n_term, 1);
+    assert_int_equal(fake->n_kill, 1);
+    assert_int_equal(fake->n_close_windows, 0);
     json_decref(env);
 }
 
 static void test_an_exited_instance_is_not_delivered(void **state)
 {
-    fx *f = *state;
-    f->fake->apps[0].listed_after_exit = true; /* still in the inventory, its process gone */
-    fake_kill(f->fake, 400);
-    json_t *env = close_app(f, false, 0);
+    fake_adapter *fake = *state;
+    fake->apps[0].listed_after_exit = true; /* still in the inventory, its process gone */
+    fake_kill(fake, 400);
+    json_t *env = close_app(fake, false, 0);
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "not_delivered");
     assert_string_equal(tu_str(env, "data.details.evidence"), "process_instance_not_running");
     assert_int_equal(json_array_size(tu_at(env, "data.steps")), 0);
-    assert_int_equal(f->fake->n_close_windows, 0);
+    assert_int_equal(fake->n_close_windows, 0);
     json_decref(env);
 }
 
 static void test_protected_process_is_refused_with_or_without_force(void **state)
 {
-    fx *f = *state;
-    f->fake->protected_pid = 400;
+    fake_adapter *fake = *state;
+    fake->protected_pid = 400;
     for (int force = 0; force < 2; force++) {
-        json_t *env = close_app(f, force, 1);
+        json_t *env = close_app(fake, force, 1);
         assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
         assert_string_equal(tu_str(env, "error.details.kind"), "protected_process");
         assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
         json_decref(env);
     }
-    assert_int_equal(f->fake->n_close_windows + f->fake->n_term + f->fake->n_kill, 0);
+    assert_int_equal(fake->n_close_windows + fake->n_term + fake->n_kill, 0);
 }
 
 static void test_save_prompt_keeps_the_app_and_is_reported(void **state)
 {
-    fx *f = *state;
-    f->fake->close_prompts = true;
-    json_t *env = close_app(f, false, 1);
+    fake_adapter *fake = *state;
+    fake->close_prompts = true;
+    json_t *env = close_app(fake, false, 1);
     assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
     assert_string_equal(tu_str(env, "error.details.kind"), "close_prompt");
     assert_string_equal(tu_str(env, "error.details.prompt.title"), "Unsaved changes");
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "delivered_unverified");
     assert_non_null(strstr(tu_str(env, "error.suggestion"), "--surface sheet"));
-    assert_true(f->fake->apps[0].alive);
+    assert_true(fake->apps[0].alive);
     json_decref(env);
 }
 
 static void test_no_window_to_close_fails_closed(void **state)
 {
-    fx *f = *state;
-    f->fake->no_windows = true;
-    json_t *env = close_app(f, false, 1);
+    fake_adapter *fake = *state;
+    fake->no_windows = true;
+    json_t *env = close_app(fake, false, 1);
     assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
     assert_string_equal(tu_str(env, "error.details.kind"), "no_window");
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
@@ -134,9 +130,9 @@ static void test_no_window_to_close_fails_closed(void **state)
 
 /* launch's argument rules run in the validator, before the adapter (which has no launch
  * ops here: reaching it would be PLATFORM_NOT_SUPPORTED). */
-static void expect_launch_refused(fx *f, json_t *args, const char *kind)
+static void expect_launch_refused(fake_adapter *fake, json_t *args, const char *kind)
 {
-    json_t *env = tu_run_exit(fake_base(f->fake), "launch", args, NULL, 1);
+    json_t *env = tu_run_exit(fake_base(fake), "launch", args, NULL, 1);
     assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
     if (kind)
         assert_string_equal(tu_str(env, "error.details.kind"), kind);
@@ -145,23 +141,23 @@ static void expect_launch_refused(fx *f, json_t *args, const char *kind)
 
 static void test_launch_argument_rules(void **state)
 {
-    fx *f = *state;
-    expect_launch_refused(f, tu_args("launch", "{s:s, s:[s, s]}", "app", "x", "env", "A=1",
+    fake_adapter *fake = *state;
+    expect_launch_refused(fake, tu_args("launch", "{s:s, s:[s, s]}", "app", "x", "env", "A=1",
                                      "A=2"), "env_key_repeated");
-    expect_launch_refused(f, tu_args("launch", "{s:s, s:[s]}", "app", "x", "env", "NOEQUALS"),
+    expect_launch_refused(fake, tu_args("launch", "{s:s, s:[s]}", "app", "x", "env", "NOEQUALS"),
                           NULL);
-    expect_launch_refused(f, tu_args("launch", "{s:s, s:[s]}", "app", "x", "env", "=v"), NULL);
-    expect_launch_refused(f, tu_args("launch", "{s:s, s:i, s:[s]}", "app", "x", "cdp", 0, "arg",
+    expect_launch_refused(fake, tu_args("launch", "{s:s, s:[s]}", "app", "x", "env", "=v"), NULL);
+    expect_launch_refused(fake, tu_args("launch", "{s:s, s:i, s:[s]}", "app", "x", "cdp", 0, "arg",
                                      "--remote-debugging-port=1"), "cdp_switch_conflict");
-    expect_launch_refused(f, tu_args("launch", "{s:s, s:i, s:[s]}", "app", "x", "cdp", 0, "arg",
+    expect_launch_refused(fake, tu_args("launch", "{s:s, s:i, s:[s]}", "app", "x", "cdp", 0, "arg",
                                      "--remote-allow-origins=*"), "cdp_switch_conflict");
-    json_t *env = tu_run_exit(fake_base(f->fake), "launch",
+    json_t *env = tu_run_exit(fake_base(fake), "launch",
                               tu_args("launch", "{s:s, s:i}", "app", "x", "cdp", 70000), NULL, 2);
     assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
     json_decref(env);
     /* Distinct keys, and a key that is a prefix of another, are fine: the adapter is
      * reached (and has no launch here). */
-    env = tu_run_exit(fake_base(f->fake), "launch",
+    env = tu_run_exit(fake_base(fake), "launch",
                               tu_args("launch", "{s:s, s:[s, s], s:[s]}", "app", "x", "env",
                                       "A=1", "AB=2", "arg", "--remote-debugging-port=1"),
                               NULL, 1);

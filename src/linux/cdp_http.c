@@ -33,8 +33,10 @@ int ad_loopback_port(int port, int *ret_port, ad_error *err)
     if (fd < 0)
         return ad_error_set(err, AD_ACTION_FAILED, "Cannot open a TCP socket: %s",
                             strerror(errno));
-    /* SO_REUSEADDR, as a server binds: a port whose old connections sit in TIME_WAIT is
-     * free for it, and only a socket still bound (a listener) makes the bind fail. */
+    /* SO_REUSEADDR, as Chromium's DevTools server binds: the probe then answers what that
+     * server will find. On Linux a port whose old connections sit in TIME_WAIT is free for it
+     * and only a socket still bound makes the bind fail; a network stack that keeps TIME_WAIT
+     * ports (gVisor) refuses both, and so does the probe. */
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     struct sockaddr_in a = loopback(port);

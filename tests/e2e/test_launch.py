@@ -170,7 +170,22 @@ def test_launch_unknown_app_and_early_exit(cli, tmp_path):
     assert _gone(env["error"]["details"]["pid"])
 
 
-def test_launch_argument_errors(cli, fixture_bin):
+def test_launch_unregistered_process_says_so_at_the_timeout(cli, launched):
+    # sleep never joins the accessibility bus: the launch returns at --timeout, ok, with the
+    # process running and registered false
+    code, env = _launch(cli, "sleep", "--no-attach", "--arg", "600", timeout_ms=1500)
+    assert code == 0, env
+    pid = env["data"]["pid"]
+    launched.append(pid)
+    assert env["data"]["registered"] is False
+    assert "window" not in env["data"]
+    assert not _gone(pid)
+    assert _cmdline(pid) == ["sleep", "600"]
+    assert obs.app_for_pid(pid) is None
+
+
+def test_launch_argument_errors(cli, fixture_bin, tmp_path):
+    expect_error(_launch(cli, fixture_bin, "--cwd", str(tmp_path / "missing")), "INVALID_ARGS")
     code, env = _launch(cli, fixture_bin, "--env", "A=1", "--env", "A=2")
     expect_error((code, env), "INVALID_ARGS")
     assert env["error"]["details"]["kind"] == "env_key_repeated"
@@ -265,6 +280,13 @@ def test_close_app_ambiguous_instances(cli, fixture_bin, launched):
         assert code == 0, env
         launched.append(env["data"]["pid"])
     expect_error(cli.run("close-app", name), "AMBIGUOUS_TARGET")
+    link = os.path.join(tempfile.mkdtemp(prefix="ad-e2e-twin-"), name)
+    os.symlink(fixture_bin, link)
+    try:
+        expect_error(_launch(cli, link), "AMBIGUOUS_TARGET")
+    finally:
+        shutil.rmtree(os.path.dirname(link))
+    assert len(obs.apps_named(name)) == 2
     for pid in launched:
         assert not _gone(pid)
 

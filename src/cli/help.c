@@ -23,6 +23,8 @@ static void print_arg(FILE *out, const ad_arg_spec *s)
         fprintf(out, " [%s]", s->choices);
     if (s->action_defaults)
         fprintf(out, " (default %s)", s->action_defaults);
+    else if (s->default_value && !s->default_value[0])
+        fprintf(out, " (default: empty)"); /* "(default )" would read as a typo */
     else if (s->default_value)
         fprintf(out, " (default %s)", s->default_value);
     if (s->only_for)

@@ -68,6 +68,14 @@ int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 int ad_cmd_session(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                    struct ad_error *err);
 
+/* clipboard-get, clipboard-set, clipboard-clear (commands/clipboard.c). */
+int ad_cmd_clipboard_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
+int ad_cmd_clipboard_set(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
+int ad_cmd_clipboard_clear(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                           struct ad_error *err);
+
 /* Cross-argument checks the table's rules cannot express (ad_command.check). */
 int ad_wait_args_check(const json_t *given, const json_t *args, struct ad_error *err);
 int ad_hover_args_check(const json_t *given, const json_t *args, struct ad_error *err);

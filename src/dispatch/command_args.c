@@ -379,7 +379,7 @@ const ad_arg_spec ad_args_clipboard_get[] = {
 
 const ad_arg_spec ad_args_clipboard_set[] = {
     {.name = "text", .type = AD_ARG_STRING, .positional = true, .max_bytes = 128 * 1024,
-     .help = "Text to write (default: empty text)."},
+     .default_value = "", .help = "Text to write."},
     {.name = "stdin", .type = AD_ARG_BOOL, .front_end = true, .fills = "text",
      .help = "Read up to 128 KiB of text from a pipe or file."},
     {.name = "image", .type = AD_ARG_STRING, .help = "A PNG file of at most 64 MiB."},

@@ -121,6 +121,17 @@ static const ad_arg_rule session_rules[] = {
     {0},
 };
 
+/* clipboard.md: "--stdin ... Cannot be combined with TEXT, --image, or --file-url" (the CLI
+ * refuses TEXT itself); without it --file-url wins over --image, which wins over TEXT. */
+static const ad_arg_rule clipboard_set_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "stdin|image", .message = "--stdin cannot be combined with --image",
+     .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
+    {AD_RULE_AT_MOST_ONE, "stdin|file_url",
+     .message = "--stdin cannot be combined with --file-url",
+     .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
+    {0},
+};
+
 /* ---- The command table ---------------------------------------------------------------- */
 
 #define G_APP "App and window"
@@ -318,14 +329,14 @@ const ad_command ad_commands[] = {
      .summary = "Press an action button on a notification."},
 
     /* Clipboard */
-    {.name = "clipboard-get", .no_accessibility = true,
+    {.name = "clipboard-get", .no_accessibility = true, .handler = ad_cmd_clipboard_get,
      .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .no_accessibility = true,
+    {.name = "clipboard-set", .no_accessibility = true, .handler = ad_cmd_clipboard_set,
      .group = G_CLIP, .mutates = true, .destructive = true,
-     .args = ad_args_clipboard_set,
+     .args = ad_args_clipboard_set, .rules = clipboard_set_rules,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .no_accessibility = true,
+    {.name = "clipboard-clear", .no_accessibility = true, .handler = ad_cmd_clipboard_clear,
      .group = G_CLIP, .mutates = true, .destructive = true,
      .args = ad_args_no,
      .summary = "Clear the clipboard."},

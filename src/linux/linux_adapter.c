@@ -19,6 +19,7 @@
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_clipboard.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -335,6 +336,9 @@ static const ad_adapter_ops linux_ops = {
     .signal_process = signal_process,
     .loopback_port = loopback_port,
     .cdp_version = cdp_version,
+    .clipboard_read = ad_x11_clipboard_read,
+    .clipboard_write = ad_x11_clipboard_write,
+    .clipboard_clear = ad_x11_clipboard_clear,
     .destroy = destroy,
 };
 

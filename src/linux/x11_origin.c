@@ -1,6 +1,7 @@
 /* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
 
+#include "linux/x11_atom.h"
 #include "linux/x11_private.h" /* ad_x11_title_request, ad_x11_title_reply */
 
 #include <stdlib.h>
@@ -42,15 +43,6 @@ static void frame_extents(xcb_connection_t *c, xcb_get_property_cookie_t cookie,
         }
     }
     free(r);
-}
-
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-    xcb_intern_atom_reply_t *r =
-        xcb_intern_atom_reply(c, xcb_intern_atom(c, 1, (uint16_t)strlen(name), name), NULL);
-    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-    free(r);
-    return a;
 }
 
 #define MAX_WINDOWS 4096 /* bound on _NET_CLIENT_LIST and on the root's children */
@@ -103,7 +95,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
-    xcb_atom_t extents = intern(c, "_GTK_FRAME_EXTENTS");
+    xcb_atom_t extents = ad_x11_atom(c, "_GTK_FRAME_EXTENTS", true);
     client_cookies *ck = calloc(2 * MAX_WINDOWS, sizeof(*ck));
     size_t n = ck ? windows_to_read(&ewmh, screen_no, root, ck) : 0;
     ret->items = calloc(n ? n : 1, sizeof(*ret->items));

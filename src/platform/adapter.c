@@ -102,3 +102,14 @@ ad_read_limits ad_read_limits_default(int64_t deadline_us)
         .deadline_us = deadline_us,
     };
 }
+
+void ad_clip_content_clear(ad_clip_content *c)
+{
+    if (!c)
+        return;
+    free(c->data);
+    for (size_t i = 0; i < c->n_file_urls; i++)
+        free(c->file_urls[i]);
+    free(c->file_urls);
+    memset(c, 0, sizeof(*c));
+}

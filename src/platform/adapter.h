@@ -186,6 +186,20 @@ typedef struct {
     int events;           /* input events delivered, for physical input */
 } ad_act_result;
 
+/* What the clipboard holds or should hold: one representation (commands/clipboard.md). */
+typedef enum { AD_CLIP_TEXT, AD_CLIP_IMAGE, AD_CLIP_FILE_URLS } ad_clip_kind;
+/* What clipboard_read looks for; AUTO takes file references, then an image, then text. */
+typedef enum { AD_CLIP_WANT_TEXT, AD_CLIP_WANT_IMAGE, AD_CLIP_WANT_FILE_URLS,
+               AD_CLIP_WANT_AUTO } ad_clip_want;
+
+typedef struct {
+    ad_clip_kind kind;
+    char *data;        /* TEXT: UTF-8 text; IMAGE: the PNG bytes (owned; may hold NULs) */
+    size_t len;
+    char **file_urls;  /* FILE_URLS: "file://" URLs (owned) */
+    size_t n_file_urls;
+} ad_clip_content;
+
 typedef struct {
     const char *platform; /* "linux" */
     /* Connects lazily; never fails for an unreachable service (reports it instead). Ends by
@@ -269,6 +283,16 @@ typedef struct {
      * reference the caller owns), or -1 (nothing answered). */
     int (*cdp_version)(ad_adapter *a, int port, int64_t deadline_us, json_t **ret,
                        ad_error *err);
+    /* The clipboard. clipboard_read returns 1 with *ret filled (the caller clears it with
+     * ad_clip_content_clear), 0 when the clipboard holds nothing in the wanted form, -1 with
+     * err. clipboard_write returns 0 only once the content is served by a process that
+     * outlives the command and reads back equal; clipboard_clear once the clipboard has no
+     * owner. PLATFORM_NOT_SUPPORTED when a platform helper is missing. NULL: not built. */
+    int (*clipboard_read)(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
+                          ad_clip_content *ret, ad_error *err);
+    int (*clipboard_write)(ad_adapter *a, const ad_clip_content *content, int64_t deadline_us,
+                           ad_error *err);
+    int (*clipboard_clear)(ad_adapter *a, int64_t deadline_us, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -283,6 +307,7 @@ void ad_window_list_free(ad_window_list *l);
 void ad_health_clear(ad_health *h);
 void ad_launch_target_clear(ad_launch_target *t);
 void ad_tree_clear(ad_tree *t);
+void ad_clip_content_clear(ad_clip_content *c);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

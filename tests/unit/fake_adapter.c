@@ -417,7 +417,68 @@ static void destroy(ad_adapter *a)
         ad_window_clear(&f->wins[i].w);
         ad_node_free(f->wins[i].root);
     }
+    ad_clip_content_clear(&f->clip);
     free(f);
+}
+
+static int clip_missing(ad_error *err)
+{
+    return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "the fake clipboard helper is missing");
+}
+
+/* A deep copy of src into dst. */
+static void clip_copy(ad_clip_content *dst, const ad_clip_content *src)
+{
+    *dst = (ad_clip_content){.kind = src->kind, .len = src->len,
+                             .n_file_urls = src->n_file_urls};
+    if (src->data) {
+        dst->data = malloc(src->len + 1);
+        memcpy(dst->data, src->data, src->len + 1);
+    }
+    if (src->n_file_urls) {
+        dst->file_urls = calloc(src->n_file_urls, sizeof(char *));
+        for (size_t i = 0; i < src->n_file_urls; i++)
+            dst->file_urls[i] = strdup(src->file_urls[i]);
+    }
+}
+
+static int clipboard_read(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
+                          ad_clip_content *ret, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    static const ad_clip_kind kind_of[] = {AD_CLIP_TEXT, AD_CLIP_IMAGE, AD_CLIP_FILE_URLS};
+    if (!f->clip_held || (want != AD_CLIP_WANT_AUTO && kind_of[want] != f->clip.kind))
+        return 0;
+    clip_copy(ret, &f->clip);
+    return 1;
+}
+
+static int clipboard_write(ad_adapter *a, const ad_clip_content *content, int64_t deadline_us,
+                           ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    ad_clip_content_clear(&f->clip);
+    clip_copy(&f->clip, content);
+    f->clip_held = true;
+    f->n_clip_writes++;
+    return 0;
+}
+
+static int clipboard_clear(ad_adapter *a, int64_t deadline_us, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    ad_clip_content_clear(&f->clip);
+    f->clip_held = false;
+    return 0;
 }
 
 static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
@@ -505,6 +566,9 @@ static const ad_adapter_ops fake_ops = {
     .protected_process = protected_process,
     .close_windows = close_windows,
     .signal_process = signal_process,
+    .clipboard_read = clipboard_read,
+    .clipboard_write = clipboard_write,
+    .clipboard_clear = clipboard_clear,
     .destroy = destroy,
 };
 

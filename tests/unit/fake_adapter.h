@@ -105,6 +105,11 @@ typedef struct fake_adapter {
     int protected_pid;
     bool close_prompts, no_windows, ignores_term;
     int n_close_windows, n_term, n_kill;
+    /* The clipboard: what it holds (clip_held), counted writes; clip_missing makes every
+     * clipboard op fail as a missing platform helper does. */
+    ad_clip_content clip;
+    bool clip_held, clip_missing;
+    int n_clip_writes;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

@@ -40,6 +40,14 @@ extern const ad_ref_action_def ad_ra_click, ad_ra_double_click, ad_ra_triple_cli
  * ad_ref_action_def. */
 int ad_cmd_ref_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                       struct ad_error *err);
+/* launch and close-app (commands/launch.c, commands/close_app.c). The check refuses a
+ * repeated --env KEY, an --env without KEY=, and with --cdp an --arg that sets a switch
+ * --cdp owns (details.kind cdp_switch_conflict). */
+int ad_cmd_launch(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                  struct ad_error *err);
+int ad_launch_args_check(const json_t *given, const json_t *args, struct ad_error *err);
+int ad_cmd_close_app(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                     struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);
 int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);

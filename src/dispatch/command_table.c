@@ -149,11 +149,13 @@ static const ad_arg_rule clipboard_set_rules[] = {
 const ad_command ad_commands[] = {
     /* App and window */
     {.name = "launch", .desktop_action = true,
-     .group = G_APP, .mutates = true, .args = ad_args_launch,
+     .group = G_APP, .mutates = true, .args = ad_args_launch, .check = ad_launch_args_check,
+     .handler = ad_cmd_launch,
      .summary = "Start an app, or attach to a running one, and return once its process is "
                 "running."},
     {.name = "close-app", .desktop_action = true,
      .group = G_APP, .mutates = true, .destructive = true, .args = ad_args_close_app,
+     .handler = ad_cmd_close_app,
      .summary = "Quit an app and all its windows, or end its process with --force."},
     {.name = "list-apps", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_apps, .summary = "List running GUI apps."},

@@ -50,6 +50,10 @@ typedef struct {
      * positional it stands for. Batch, MCP and the C library pass the value itself. */
     bool front_end;
     const char *fills;         /* front_end: the positional it supplies ("text") */
+    /* AD_ARG_INT only: the CLI also takes the flag without a value, meaning this one, and
+     * takes the next word as the value only when it is a whole number (launch --cdp [PORT]).
+     * Batch, MCP and the C library pass the integer. NULL: a value is required. */
+    const char *bare_value;
 } ad_arg_spec;
 
 /* A rule over several arguments, checked on what the caller gave (before defaults), so a

@@ -56,6 +56,14 @@ void ad_health_clear(ad_health *h)
     memset(h, 0, sizeof(*h));
 }
 
+void ad_launch_target_clear(ad_launch_target *t)
+{
+    free(t->program);
+    free(t->name);
+    free(t->desktop_id);
+    memset(t, 0, sizeof(*t));
+}
+
 void ad_tree_clear(ad_tree *t)
 {
     ad_node_free(t->root);

@@ -102,6 +102,21 @@ typedef struct {
     bool timed_out;       /* unavailable because it did not answer by the deadline: unknown */
 } ad_health;
 
+
+/* launch (commands/app-window.md): what APP names, resolved by the adapter. */
+typedef struct {
+    char *program;    /* absolute path of the executable to start */
+    char *name;       /* what a running instance is matched by (--app): the command's base
+                       * name, or the desktop id when APP named a desktop entry */
+    char *desktop_id; /* the desktop entry APP named (file name without .desktop), or NULL */
+} ad_launch_target;
+
+typedef struct {
+    const json_t *args; /* array of strings for the app, in order, or NULL */
+    const json_t *env;  /* array of "KEY=VALUE" strings, or NULL */
+    const char *cwd;    /* working directory, or NULL */
+} ad_launch_req;
+
 typedef struct ad_adapter ad_adapter;
 
 /* A semantic action on one element of a live read (its ad_node carries the address). */
@@ -236,6 +251,38 @@ typedef struct {
      * Arming (and connecting) ends by deadline_us. */
     void (*watch_changes)(ad_adapter *a, const char *window_id, int64_t deadline_us);
     int (*wait_change)(ad_adapter *a, int64_t until_us);
+    /* ---- apps (launch, close-app). Any of these may be NULL: the command then fails
+     * closed with PLATFORM_NOT_SUPPORTED. ---- */
+    /* Resolves APP (an absolute path, a desktop id, a desktop entry name, a command on PATH)
+     * to a verified executable; APP_NOT_FOUND otherwise. ret is the caller's
+     * (ad_launch_target_clear). */
+    int (*launch_resolve)(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err);
+    /* Starts t->program with req's arguments, environment and directory, detached from us (its
+     * own session, stdio on /dev/null), and returns its pid and process instance token (the
+     * caller's; NULL when it already exited) once the exec happened. */
+    int (*launch_spawn)(ad_adapter *a, const ad_launch_target *t, const ad_launch_req *req,
+                        int *ret_pid, char **ret_instance, ad_error *err);
+    /* The parent pid of pid, 0 when unknown (a launcher script's child registers). */
+    int (*process_parent)(ad_adapter *a, int pid);
+    /* True when the pid's executable is a Chromium or Electron build. */
+    bool (*is_chromium)(ad_adapter *a, int pid);
+    /* Why the process must never be closed (a static phrase: "the init process", "the
+     * display server", ...), or NULL when it may be. */
+    const char *(*protected_process)(ad_adapter *a, int pid);
+    /* Asks every top-level window of pid to close (the window manager's close request);
+     * *ret_count is how many were asked. ACTION_NOT_SUPPORTED without a window system. */
+    int (*close_windows)(ad_adapter *a, int pid, int *ret_count, ad_error *err);
+    /* Sends the terminate (kill false) or kill signal to the process pid while it still has
+     * that instance token. */
+    int (*signal_process)(ad_adapter *a, int pid, const char *process_instance, bool kill,
+                          ad_error *err);
+    /* A free loopback TCP port (*ret_port), or whether `port` is bound on loopback (1 bound,
+     * 0 free) when port > 0. */
+    int (*loopback_port)(ad_adapter *a, int port, int *ret_port, ad_error *err);
+    /* GET http://127.0.0.1:port/json/version by deadline_us: the parsed JSON body (a new
+     * reference the caller owns), or -1 (nothing answered). */
+    int (*cdp_version)(ad_adapter *a, int port, int64_t deadline_us, json_t **ret,
+                       ad_error *err);
     /* The clipboard. clipboard_read returns 1 with *ret filled (the caller clears it with
      * ad_clip_content_clear), 0 when the clipboard holds nothing in the wanted form, -1 with
      * err. clipboard_write returns 0 only once the content is served by a process that
@@ -258,6 +305,7 @@ void ad_app_list_free(ad_app_list *l);
 void ad_window_clear(ad_window *w);
 void ad_window_list_free(ad_window_list *l);
 void ad_health_clear(ad_health *h);
+void ad_launch_target_clear(ad_launch_target *t);
 void ad_tree_clear(ad_tree *t);
 void ad_clip_content_clear(ad_clip_content *c);
 /* Deep copies (caller owns the result). */

@@ -273,7 +273,7 @@ static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_er
     memset(ret, 0, sizeof(*ret));
     ret->items = calloc(f->n_apps ? f->n_apps : 1, sizeof(ad_app));
     for (size_t i = 0; i < f->n_apps; i++)
-        if (f->apps[i].alive)
+        if (f->apps[i].alive || f->apps[i].listed_after_exit)
             ad_app_copy(&ret->items[ret->count++], &f->apps[i].app);
     ret->complete = f->apps_complete && f->n_skipped == 0;
     ret->skipped = calloc(f->n_skipped ? f->n_skipped : 1, sizeof(ad_app_skip));
@@ -503,6 +503,56 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
     return 0;
 }
 
+static const char *protected_process(ad_adapter *a, int pid)
+{
+    return F(a)->protected_pid == pid ? "a protected fake process" : NULL;
+}
+
+static fake_app *app_of_pid(fake_adapter *f, int pid)
+{
+    for (size_t i = 0; i < f->n_apps; i++)
+        if (f->apps[i].app.pid == pid)
+            return &f->apps[i];
+    return NULL;
+}
+
+static int close_windows(ad_adapter *a, int pid, int *ret_count, ad_error *err)
+{
+    (void)err;
+    fake_adapter *f = F(a);
+    f->n_close_windows++;
+    *ret_count = f->no_windows ? 0 : 1;
+    fake_app *app = app_of_pid(f, pid);
+    if (f->no_windows || !app)
+        return 0;
+    if (f->close_prompts) {
+        fake_window *w = fake_add_window(f, app->app.name, "Unsaved changes",
+                                         fk("dialog|n=Unsaved changes",
+                                            fk("button|n=Close without saving|a=Click", NULL),
+                                            NULL));
+        w->w.modal = true;
+        w->w.kind = "dialog";
+    } else {
+        fake_kill(f, pid);
+    }
+    return 0;
+}
+
+static int signal_process(ad_adapter *a, int pid, const char *instance, bool kill,
+                          ad_error *err)
+{
+    fake_adapter *f = F(a);
+    if (!process_alive(a, pid, instance))
+        return ad_error_set(err, AD_ACTION_FAILED, "fake process %d is gone", pid);
+    if (kill)
+        f->n_kill++;
+    else
+        f->n_term++;
+    if (kill || !f->ignores_term)
+        fake_kill(f, pid);
+    return 0;
+}
+
 static const ad_adapter_ops fake_ops = {
     .platform = "linux",
     .health = health,
@@ -513,6 +563,9 @@ static const ad_adapter_ops fake_ops = {
     .process_alive = process_alive,
     .read_window = read_window,
     .act = act,
+    .protected_process = protected_process,
+    .close_windows = close_windows,
+    .signal_process = signal_process,
     .clipboard_read = clipboard_read,
     .clipboard_write = clipboard_write,
     .clipboard_clear = clipboard_clear,

@@ -9,6 +9,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "core/base64.h"
 #include "commands/trace_read.h"
 #include "commands/trace_viewer.h"
 #include "core/ctx.h"
@@ -72,29 +73,6 @@ static int trace_show(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
 
 #define SCREEN_MAX (16 * 1024 * 1024)
 
-/* in as a data:image/png URI (malloc'd, the caller frees; NULL when out of memory). */
-static char *base64_data_uri(const unsigned char *in, size_t n)
-{
-    static const char tab[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    static const char head[] = "data:image/png;base64,";
-    char *out = malloc(sizeof(head) + (n + 2) / 3 * 4);
-    if (!out)
-        return NULL;
-    char *o = out + sizeof(head) - 1;
-    memcpy(out, head, sizeof(head) - 1);
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        *o++ = tab[v >> 18 & 63];
-        *o++ = tab[v >> 12 & 63];
-        *o++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? tab[v & 63] : '=';
-    }
-    *o = '\0';
-    return out;
-}
-
 /* One image an action.artifacts event names ("screens/NAME.png", relative to trace/) as a
  * data: URI (malloc'd, the caller frees), or NULL when it is not there or not a private file
  * of this user. */
@@ -107,7 +85,7 @@ static char *screen_uri(const ad_state_dir *screens, const char *rel)
     ad_error e = AD_ERROR_INIT;
     char *uri = NULL;
     if (ad_state_file_read(screens, rel + 8, SCREEN_MAX, &bytes, &len, &e) == 0)
-        uri = base64_data_uri((const unsigned char *)bytes, len);
+        uri = ad_base64_encode((const unsigned char *)bytes, len, "data:image/png;base64,");
     ad_error_clear(&e);
     free(bytes);
     return uri;

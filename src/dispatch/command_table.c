@@ -54,6 +54,17 @@ const ad_arg_spec ad_global_args[] = {
 
 /* ---- Cross-argument rules ------------------------------------------------------------ */
 
+/* screenshot: observation.md, "--screen ... Cannot combine with --app or --window-id". */
+static const ad_arg_rule screenshot_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "screen|app",
+     .message = "--screen captures a display, so it cannot combine with --app",
+     .suggestion = "Drop --screen to capture the app's window, or drop --app"},
+    {AD_RULE_AT_MOST_ONE, "screen|window_id",
+     .message = "--screen captures a display, so it cannot combine with --window-id",
+     .suggestion = "Drop --screen to capture the window, or drop --window-id"},
+    {AD_RULE_END},
+};
+
 /* find: one result shape; an overlay search cannot also be a subtree search. */
 static const ad_arg_rule find_rules[] = {
     {AD_RULE_AT_MOST_ONE, "count|first|last|nth|limit",
@@ -184,8 +195,10 @@ const ad_command ad_commands[] = {
      .summary = "Check one state of a ref: visible, enabled, checked, focused, expanded, or "
                 "selected."},
     {.name = "screenshot", .group = G_OBS, .args = ad_args_screenshot,
+     .rules = screenshot_rules, .handler = ad_cmd_screenshot,
      .summary = "Capture an app window or a display as an image."},
     {.name = "list-displays", .no_accessibility = true, .group = G_OBS, .args = ad_args_no,
+     .handler = ad_cmd_list_displays,
      .summary = "List displays with bounds, scale factor, and primary flag."},
     {.name = "list-surfaces", .handler = ad_cmd_list_surfaces,
      .group = G_OBS, .args = ad_args_list_surfaces,

@@ -16,6 +16,7 @@
 #include "linux/physical.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_capture.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -231,6 +232,19 @@ static int wait_change(ad_adapter *a, int64_t until_us)
     return 0;
 }
 
+static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
+{
+    (void)a;
+    return ad_x11_displays(ret, err);
+}
+
+static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, ad_image *ret,
+                   ad_error *err)
+{
+    (void)a;
+    return ad_x11_capture(window, rect, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -261,6 +275,8 @@ static const ad_adapter_ops linux_ops = {
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
+    .list_displays = list_displays,
+    .capture = capture,
     .destroy = destroy,
 };
 

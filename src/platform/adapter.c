@@ -94,3 +94,18 @@ ad_read_limits ad_read_limits_default(int64_t deadline_us)
         .deadline_us = deadline_us,
     };
 }
+
+void ad_display_list_free(ad_display_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i].id);
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+void ad_image_clear(ad_image *img)
+{
+    free(img->rgb);
+    memset(img, 0, sizeof(*img));
+}

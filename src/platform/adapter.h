@@ -102,6 +102,25 @@ typedef struct {
     bool timed_out;       /* unavailable because it did not answer by the deadline: unknown */
 } ad_health;
 
+/* One display (a RandR monitor on X11), in root-window pixels. */
+typedef struct {
+    char *id;        /* the monitor's name ("screen" on Xvfb), owned */
+    ad_rect bounds;
+    double scale;    /* device pixels per logical pixel: 1.0 on X11 */
+    bool is_primary;
+} ad_display;
+
+typedef struct {
+    ad_display *items; /* primary first, owned */
+    size_t count;
+} ad_display_list;
+
+/* A captured picture: 8-bit RGB, rows packed top to bottom (width * 3 bytes each). */
+typedef struct {
+    int width, height;
+    unsigned char *rgb; /* owned; free with ad_image_clear */
+} ad_image;
+
 typedef struct ad_adapter ad_adapter;
 
 /* A semantic action on one element of a live read (its ad_node carries the address). */
@@ -222,6 +241,14 @@ typedef struct {
      * Arming (and connecting) ends by deadline_us. */
     void (*watch_changes)(ad_adapter *a, const char *window_id, int64_t deadline_us);
     int (*wait_change)(ad_adapter *a, int64_t until_us);
+    /* The displays, primary first. NULL: this adapter cannot list them. */
+    int (*list_displays)(ad_adapter *a, ad_display_list *ret, ad_error *err);
+    /* Captures what the screen shows of `window` (its bounds from list_windows), or, with
+     * window NULL, the screen rectangle `rect`. Never another window's pixels: a covered
+     * window is ACTION_FAILED details.reason "covered" where the platform cannot see under
+     * it, and a display it cannot read truthfully PLATFORM_NOT_SUPPORTED. NULL: none. */
+    int (*capture)(ad_adapter *a, const ad_window *window, const ad_rect *rect,
+                   ad_image *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -235,6 +262,8 @@ void ad_window_clear(ad_window *w);
 void ad_window_list_free(ad_window_list *l);
 void ad_health_clear(ad_health *h);
 void ad_tree_clear(ad_tree *t);
+void ad_display_list_free(ad_display_list *l);
+void ad_image_clear(ad_image *img);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

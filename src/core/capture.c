@@ -19,6 +19,8 @@ int ad_capture_png(ad_ctx *ctx, const ad_window *window, const ad_rect *rect, ad
         return -1;
     int rc = ad_png_encode(&img, &ret->png, &ret->len, err);
     if (rc == 0) {
+        ret->x = img.x;
+        ret->y = img.y;
         ret->width = img.width;
         ret->height = img.height;
     }

@@ -10,6 +10,7 @@
 typedef struct {
     unsigned char *png; /* owned; free with ad_picture_clear */
     size_t len;
+    int x, y; /* the screen point of pixel (0, 0) */
     int width, height;
 } ad_picture;
 

@@ -54,6 +54,18 @@ const ad_arg_spec ad_global_args[] = {
 
 /* ---- Cross-argument rules ------------------------------------------------------------ */
 
+/* guides/traces.md: "--debug requires --screenshot PATH.html", and --screenshot names the
+ * debug file, so it means nothing without --debug. */
+const ad_arg_rule ad_global_rules[] = {
+    {AD_RULE_REQUIRES, "debug", "screenshot",
+     .message = "--debug requires --screenshot PATH.html",
+     .suggestion = "Add --screenshot with a new file name ending in .html"},
+    {AD_RULE_REQUIRES, "screenshot", "debug",
+     .message = "--screenshot names the visual debug file, so it requires --debug",
+     .suggestion = "Add --debug, or drop --screenshot"},
+    {AD_RULE_END},
+};
+
 /* screenshot: observation.md, "--screen ... Cannot combine with --app or --window-id". */
 static const ad_arg_rule screenshot_rules[] = {
     {AD_RULE_AT_MOST_ONE, "screen|app",
@@ -182,6 +194,7 @@ const ad_command ad_commands[] = {
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
+     .accepts_debug = true,
      .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
@@ -209,6 +222,7 @@ const ad_command ad_commands[] = {
 
     /* Interaction */
     {.name = "click", .desktop_action = true, .data = &ad_ra_click, .ref_action = true,
+     .accepts_debug = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Activate an element with its primary action."},
     {.name = "double-click", .desktop_action = true,

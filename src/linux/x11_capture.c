@@ -334,6 +334,8 @@ static int capture_window(conn *x, const ad_window *w, ad_image *ret, ad_error *
             x->c, xcb_translate_coordinates(x->c, top, x->screen->root, 0, 0), NULL);
         int ox = o ? o->dst_x : 0, oy = o ? o->dst_y : 0;
         free(o);
+        ret->x = x0;
+        ret->y = y0;
         return get_rgb(x, top, x0 - ox, y0 - oy, cw, ch, ret, err);
     }
     xcb_window_t by = XCB_WINDOW_NONE;
@@ -354,6 +356,8 @@ static int capture_window(conn *x, const ad_window *w, ad_image *ret, ad_error *
                               "--screen 0");
         return -1;
     }
+    ret->x = x0;
+    ret->y = y0;
     return get_rgb(x, x->screen->root, x0, y0, cw, ch, ret, err);
 }
 
@@ -377,6 +381,8 @@ int ad_x11_capture(const ad_window *w, const ad_rect *rect, ad_image *ret, ad_er
         ad_error_set(err, AD_INVALID_ARGS, "The rectangle to capture is off the screen");
         rc = -1;
     } else {
+        ret->x = x0;
+        ret->y = y0;
         rc = get_rgb(&x, x.screen->root, x0, y0, cw, ch, ret, err);
     }
     close_conn(&x);

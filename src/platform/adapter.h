@@ -117,6 +117,7 @@ typedef struct {
 
 /* A captured picture: 8-bit RGB, rows packed top to bottom (width * 3 bytes each). */
 typedef struct {
+    int x, y;           /* the screen point of pixel (0, 0) */
     int width, height;
     unsigned char *rgb; /* owned; free with ad_image_clear */
 } ad_image;

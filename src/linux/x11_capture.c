@@ -326,7 +326,7 @@ static int capture_window(conn *x, const ad_window *w, ad_image *ret, ad_error *
         ad_error_set(err, AD_ACTION_FAILED, "The window is not on screen (minimized or "
                                             "outside the display)");
         ad_error_detail(err, "reason", json_string("not_viewable"));
-        ad_error_suggest(err, "Restore it with focus-window, then take the screenshot");
+        ad_error_suggest(err, "Restore the window, then take the screenshot again");
         return -1;
     }
     if (compositing(x)) { /* redirected: the window's own pixmap holds its pixels */
@@ -352,8 +352,8 @@ static int capture_window(conn *x, const ad_window *w, ad_image *ret, ad_error *
             snprintf(id, sizeof(id), "0x%x", (unsigned)by);
             ad_error_detail(err, "covered_by", json_string(id));
         }
-        ad_error_suggest(err, "Raise it with focus-window, or capture the display with "
-                              "--screen 0");
+        ad_error_suggest(err, "Raise the window above the others, or capture the display "
+                              "with --screen 0");
         return -1;
     }
     ret->x = x0;

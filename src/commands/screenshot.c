@@ -8,7 +8,7 @@
 #include "core/base64.h"
 #include "core/capture.h"
 #include "core/ctx.h"
-#include "core/png_image.h"
+#include "core/private_file.h"
 #include "core/window_select.h"
 
 static int read_displays(ad_ctx *ctx, ad_display_list *ret, ad_error *err)

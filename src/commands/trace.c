@@ -13,6 +13,7 @@
 #include "commands/trace_read.h"
 #include "commands/trace_viewer.h"
 #include "core/ctx.h"
+#include "core/private_file.h"
 #include "core/state_files.h"
 #include "core/utf8.h"
 #include "dispatch/trace_writer.h"
@@ -129,51 +130,6 @@ static json_t *embed_screens(ad_ctx *ctx, const json_t *events, size_t *embedded
     return screens;
 }
 
-/* Writes a new private file at path, whole or not at all: a temp file beside it, then a
- * rename that refuses to replace an existing file. */
-static int write_new_file(const char *path, const char *data, size_t len, ad_error *err)
-{
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 8);
-    if (!tmp)
-        return ad_error_set(err, AD_INTERNAL, "out of memory");
-    snprintf(tmp, n + 8, "%s.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC); /* mode 0600 */
-    int rc = -1;
-    if (fd < 0) {
-        ad_error_set(err, AD_INVALID_ARGS, "Cannot create '%s': %s", path, strerror(errno));
-        ad_error_suggest(err, "Pass --out a path in a directory you can write");
-        free(tmp);
-        return -1;
-    }
-    size_t at = 0;
-    while (at < len) {
-        ssize_t w = write(fd, data + at, len - at);
-        if (w <= 0)
-            break;
-        at += (size_t)w;
-    }
-    bool whole = at == len && fsync(fd) == 0;
-    close(fd);
-    if (!whole) {
-        ad_error_set(err, AD_INTERNAL, "Cannot write '%s'", path);
-    } else if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {
-        if (errno == EEXIST) {
-            ad_error_set(err, AD_INVALID_ARGS, "'%s' already exists", path);
-            ad_error_suggest(err, "Pass --out a new file name");
-            ad_error_detail(err, "kind", json_string("out_exists"));
-        } else {
-            ad_error_set(err, AD_INVALID_ARGS, "Cannot create '%s': %s", path, strerror(errno));
-        }
-    } else {
-        rc = 0;
-    }
-    if (rc < 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
-}
-
 /* The default export: trace-<session>.html in the session directory, replaced atomically. */
 static int write_default(ad_ctx *ctx, const char *html, size_t len, char **ret_path,
                          ad_error *err)
@@ -216,7 +172,7 @@ static int trace_export(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
     if (!html)
         ad_error_set(err, AD_INTERNAL, "out of memory");
     else if (out)
-        rc = write_new_file(out, html, len, err);
+        rc = ad_private_file_write(out, html, len, true, "trace export", NULL, err);
     else
         rc = write_default(ctx, html, len, &path, err);
     if (rc == 0) {

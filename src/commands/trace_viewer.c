@@ -1,7 +1,7 @@
 /* trace_viewer.c: the trace export's HTML (trace_viewer.h). */
 #include "commands/trace_viewer.h"
 
-#include "core/html_buf.h"
+#include "core/text_buf.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -15,14 +15,14 @@ static const char *str(const json_t *ev, const char *key)
     return json_string_value(json_object_get(ev, key));
 }
 
-static void put_time(ad_html_buf *b, json_int_t ts_ms)
+static void put_time(ad_buf *b, json_int_t ts_ms)
 {
     time_t s = (time_t)(ts_ms / 1000);
     struct tm tm;
     char text[32] = "?";
     if (gmtime_r(&s, &tm))
         strftime(text, sizeof(text), "%H:%M:%S", &tm);
-    ad_html_putf(b, "%s.%03d", text, (int)(ts_ms % 1000));
+    ad_buf_putf(b, "%s.%03d", text, (int)(ts_ms % 1000));
 }
 
 /* The keys every event has, shown in their own columns rather than under details. */
@@ -37,7 +37,7 @@ static bool common_key(const char *k)
     return false;
 }
 
-static void put_details(ad_html_buf *b, const json_t *ev)
+static void put_details(ad_buf *b, const json_t *ev)
 {
     json_t *rest = json_object();
     const char *k;
@@ -45,21 +45,21 @@ static void put_details(ad_html_buf *b, const json_t *ev)
     json_object_foreach((json_t *)ev, k, v) if (!common_key(k)) json_object_set(rest, k, v);
     if (json_object_size(rest)) {
         char *s = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
-        ad_html_put_escaped(b, s);
+        ad_buf_put_escaped(b, s);
         free(s);
     }
     json_decref(rest);
 }
 
-static void put_outcome(ad_html_buf *b, const json_t *ev)
+static void put_outcome(ad_buf *b, const json_t *ev)
 {
     json_t *ok = json_object_get(ev, "ok");
     if (json_is_true(ok))
-        ad_html_put(b, "<span class=\"ok\">ok</span>");
+        ad_buf_put(b, "<span class=\"ok\">ok</span>");
     else if (json_is_false(ok) || str(ev, "code")) { /* a failed command, or a failed step */
-        ad_html_put(b, "<span class=\"bad\">error ");
-        ad_html_put_escaped(b, str(ev, "code"));
-        ad_html_put(b, "</span>");
+        ad_buf_put(b, "<span class=\"bad\">error ");
+        ad_buf_put_escaped(b, str(ev, "code"));
+        ad_buf_put(b, "</span>");
     }
 }
 
@@ -88,7 +88,7 @@ static const char script[] =
     "box.addEventListener('input',apply);fail.addEventListener('change',apply);"
     "checks.forEach(function(c){c.addEventListener('change',apply);});apply();})();";
 
-static void put_filters(ad_html_buf *b, const json_t *events)
+static void put_filters(ad_buf *b, const json_t *events)
 {
     json_t *names = json_object();
     size_t i;
@@ -100,25 +100,25 @@ static void put_filters(ad_html_buf *b, const json_t *events)
             json_object_set_new(names, e, json_integer(c ? json_integer_value(c) + 1 : 1));
         }
     }
-    ad_html_put(b, "<div id=\"filters\"><label>Event prefix <input id=\"prefix\" type=\"text\" "
+    ad_buf_put(b, "<div id=\"filters\"><label>Event prefix <input id=\"prefix\" type=\"text\" "
            "placeholder=\"command.\"></label><label><input id=\"failures\" type=\"checkbox\">"
            " failed commands only</label><br>");
     const char *k;
     json_t *v;
     json_object_foreach(names, k, v) {
-        ad_html_put(b, "<label><input class=\"evname\" type=\"checkbox\" checked value=\"");
-        ad_html_put_escaped(b, k);
-        ad_html_put(b, "\"> ");
-        ad_html_put_escaped(b, k);
-        ad_html_putf(b, " (%" JSON_INTEGER_FORMAT ")</label>", json_integer_value(v));
+        ad_buf_put(b, "<label><input class=\"evname\" type=\"checkbox\" checked value=\"");
+        ad_buf_put_escaped(b, k);
+        ad_buf_put(b, "\"> ");
+        ad_buf_put_escaped(b, k);
+        ad_buf_putf(b, " (%" JSON_INTEGER_FORMAT ")</label>", json_integer_value(v));
     }
-    ad_html_put(b, "</div>");
+    ad_buf_put(b, "</div>");
     json_decref(names);
 }
 
-static void put_commands(ad_html_buf *b, const json_t *events)
+static void put_commands(ad_buf *b, const json_t *events)
 {
-    ad_html_put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
+    ad_buf_put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
            "<th>Outcome</th><th>Duration</th></tr>");
     size_t i;
     json_t *ev;
@@ -126,36 +126,36 @@ static void put_commands(ad_html_buf *b, const json_t *events)
         const char *e = str(ev, "event");
         if (!e || strcmp(e, "command.end") != 0)
             continue;
-        ad_html_put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
+        ad_buf_put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
         put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
-        ad_html_put(b, "</td><td>");
-        ad_html_put_escaped(b, str(ev, "command"));
-        ad_html_put(b, "</td><td>");
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "command"));
+        ad_buf_put(b, "</td><td>");
         put_outcome(b, ev);
-        ad_html_putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
+        ad_buf_putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
              json_integer_value(json_object_get(ev, "duration_ms")));
     }
-    ad_html_put(b, "</table>");
+    ad_buf_put(b, "</table>");
 }
 
-static void put_screens(ad_html_buf *b, const json_t *pair)
+static void put_screens(ad_buf *b, const json_t *pair)
 {
     const char *before = str(pair, "before"), *after = str(pair, "after");
     if (before) {
-        ad_html_put(b, "<div>before <img alt=\"before\" src=\"");
-        ad_html_put_escaped(b, before);
-        ad_html_put(b, "\"></div>");
+        ad_buf_put(b, "<div>before <img alt=\"before\" src=\"");
+        ad_buf_put_escaped(b, before);
+        ad_buf_put(b, "\"></div>");
     }
     if (after) {
-        ad_html_put(b, "<div>after <img alt=\"after\" src=\"");
-        ad_html_put_escaped(b, after);
-        ad_html_put(b, "\"></div>");
+        ad_buf_put(b, "<div>after <img alt=\"after\" src=\"");
+        ad_buf_put_escaped(b, after);
+        ad_buf_put(b, "\"></div>");
     }
 }
 
-static void put_timeline(ad_html_buf *b, const ad_trace_viewer_input *in)
+static void put_timeline(ad_buf *b, const ad_trace_viewer_input *in)
 {
-    ad_html_put(b, "<h2>Timeline (<span id=\"shown\"></span> shown)</h2><table id=\"timeline\"><tr>"
+    ad_buf_put(b, "<h2>Timeline (<span id=\"shown\"></span> shown)</h2><table id=\"timeline\"><tr>"
            "<th>Time (UTC)</th><th>Segment</th><th>Seq</th><th>Event</th><th>Command</th>"
            "<th>Outcome</th><th>Duration</th><th>Details</th></tr>");
     size_t i;
@@ -164,57 +164,57 @@ static void put_timeline(ad_html_buf *b, const ad_trace_viewer_input *in)
         const char *e = str(ev, "event");
         bool failed = json_is_false(json_object_get(ev, "ok"));
         bool snap = e && strncmp(e, "snapshot.", 9) == 0;
-        ad_html_putf(b, "<tr class=\"ev%s%s\" data-failed=\"%d\" data-seq=\"%" JSON_INTEGER_FORMAT
+        ad_buf_putf(b, "<tr class=\"ev%s%s\" data-failed=\"%d\" data-seq=\"%" JSON_INTEGER_FORMAT
                 "\" data-event=\"", failed ? " failed" : "", snap ? " snapshot" : "", failed,
              json_integer_value(json_object_get(ev, "seq")));
-        ad_html_put_escaped(b, e);
-        ad_html_put(b, "\" data-segment=\"");
-        ad_html_put_escaped(b, str(ev, "segment"));
-        ad_html_put(b, "\"><td>");
+        ad_buf_put_escaped(b, e);
+        ad_buf_put(b, "\" data-segment=\"");
+        ad_buf_put_escaped(b, str(ev, "segment"));
+        ad_buf_put(b, "\"><td>");
         put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
-        ad_html_put(b, "</td><td>");
-        ad_html_put_escaped(b, str(ev, "segment"));
-        ad_html_putf(b, "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "segment"));
+        ad_buf_putf(b, "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
              json_integer_value(json_object_get(ev, "seq")));
-        ad_html_put_escaped(b, e);
-        ad_html_put(b, "</td><td>");
-        ad_html_put_escaped(b, str(ev, "command"));
-        ad_html_put(b, "</td><td>");
+        ad_buf_put_escaped(b, e);
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "command"));
+        ad_buf_put(b, "</td><td>");
         put_outcome(b, ev);
-        ad_html_put(b, "</td><td>");
+        ad_buf_put(b, "</td><td>");
         if (json_is_integer(json_object_get(ev, "duration_ms")))
-            ad_html_putf(b, "%" JSON_INTEGER_FORMAT " ms",
+            ad_buf_putf(b, "%" JSON_INTEGER_FORMAT " ms",
                  json_integer_value(json_object_get(ev, "duration_ms")));
-        ad_html_put(b, "</td><td class=\"details\">");
+        ad_buf_put(b, "</td><td class=\"details\">");
         put_details(b, ev);
         put_screens(b, json_array_get(in->screens, i));
-        ad_html_put(b, "</td></tr>");
+        ad_buf_put(b, "</td></tr>");
     }
-    ad_html_put(b, "</table>");
+    ad_buf_put(b, "</table>");
 }
 
 char *ad_trace_viewer_html(const ad_trace_viewer_input *in, size_t *len)
 {
-    ad_html_buf b = {0};
-    ad_html_put(&b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    ad_buf b = {0};
+    ad_buf_put(&b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
             "<title>agent-desktop trace ");
-    ad_html_put_escaped(&b, in->session_id);
-    ad_html_put(&b, "</title><style>");
-    ad_html_put(&b, style);
-    ad_html_put(&b, "</style></head><body><h1>agent-desktop trace <code>");
-    ad_html_put_escaped(&b, in->session_id);
-    ad_html_putf(&b, "</code></h1><p id=\"summary\">%zu of %zu events%s. Times are UTC. Sensitive "
+    ad_buf_put_escaped(&b, in->session_id);
+    ad_buf_put(&b, "</title><style>");
+    ad_buf_put(&b, style);
+    ad_buf_put(&b, "</style></head><body><h1>agent-desktop trace <code>");
+    ad_buf_put_escaped(&b, in->session_id);
+    ad_buf_putf(&b, "</code></h1><p id=\"summary\">%zu of %zu events%s. Times are UTC. Sensitive "
              "fields read {\"redacted\": true}; screenshots are not redacted.</p>",
          json_array_size(in->events), in->total_events,
          in->truncated ? " (the earliest were left out: export with --limit 0 for all)" : "");
     put_filters(&b, in->events);
     put_commands(&b, in->events);
     put_timeline(&b, in);
-    ad_html_put(&b, "<script>");
-    ad_html_put(&b, script);
-    ad_html_put(&b, "</script></body></html>\n");
+    ad_buf_put(&b, "<script>");
+    ad_buf_put(&b, script);
+    ad_buf_put(&b, "</script></body></html>\n");
     if (b.failed) {
         free(b.buf);
         return NULL;

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "core/base64.h"
-#include "core/html_buf.h"
-#include "core/png_image.h"
+#include "core/text_buf.h"
+#include "core/private_file.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
 #include "core/window_select.h"
@@ -102,7 +102,7 @@ int ad_visual_debug_begin(ad_ctx *ctx, const json_t *args, ad_visual_debug *v, a
 }
 
 /* One figure: the picture at its natural size with a box per ref that has bounds. */
-static void put_figure(ad_html_buf *b, const char *id, const ad_picture *pic,
+static void put_figure(ad_buf *b, const char *id, const ad_picture *pic,
                        const json_t *refmap, const char *target)
 {
     char *uri = ad_base64_encode(pic->png, pic->len, "data:image/png;base64,");
@@ -110,12 +110,12 @@ static void put_figure(ad_html_buf *b, const char *id, const ad_picture *pic,
         b->failed = true;
         return;
     }
-    ad_html_putf(b, "<figure id=\"%s\" style=\"width:%dpx;height:%dpx\">", id, pic->width,
+    ad_buf_putf(b, "<figure id=\"%s\" style=\"width:%dpx;height:%dpx\">", id, pic->width,
                  pic->height);
-    ad_html_putf(b, "<img width=\"%d\" height=\"%d\" alt=\"%s\" src=\"", pic->width,
+    ad_buf_putf(b, "<img width=\"%d\" height=\"%d\" alt=\"%s\" src=\"", pic->width,
                  pic->height, id);
-    ad_html_put(b, uri);
-    ad_html_put(b, "\">");
+    ad_buf_put(b, uri);
+    ad_buf_put(b, "\">");
     free(uri);
     const char *sid = json_string_value(json_object_get(refmap, "snapshot_id"));
     const char *key;
@@ -134,31 +134,31 @@ static void put_figure(ad_html_buf *b, const char *id, const ad_picture *pic,
         snprintf(full, sizeof(full), "@%s:%s", sid ? sid : "", key[0] == '@' ? key + 1 : key);
         const char *role = json_string_value(json_object_get(e, "role"));
         const char *name = json_string_value(json_object_get(e, "name"));
-        ad_html_putf(b, "<div class=\"box%s\" data-ref=\"", target && strcmp(target, full) == 0
+        ad_buf_putf(b, "<div class=\"box%s\" data-ref=\"", target && strcmp(target, full) == 0
                                                                ? " target" : "");
-        ad_html_put_escaped(b, full);
-        ad_html_putf(b, "\" style=\"left:%.0fpx;top:%.0fpx;width:%.0fpx;height:%.0fpx\" "
+        ad_buf_put_escaped(b, full);
+        ad_buf_putf(b, "\" style=\"left:%.0fpx;top:%.0fpx;width:%.0fpx;height:%.0fpx\" "
                         "title=\"", x, y, w, h);
-        ad_html_put_escaped(b, name ? name : "");
-        ad_html_put(b, "\"><span>");
-        ad_html_put_escaped(b, key[0] == '@' ? key + 1 : key);
-        ad_html_put(b, " ");
-        ad_html_put_escaped(b, role ? role : "");
+        ad_buf_put_escaped(b, name ? name : "");
+        ad_buf_put(b, "\"><span>");
+        ad_buf_put_escaped(b, key[0] == '@' ? key + 1 : key);
+        ad_buf_put(b, " ");
+        ad_buf_put_escaped(b, role ? role : "");
         if (name && *name) {
-            ad_html_put(b, " \"");
-            ad_html_put_escaped(b, name);
-            ad_html_put(b, "\"");
+            ad_buf_put(b, " \"");
+            ad_buf_put_escaped(b, name);
+            ad_buf_put(b, "\"");
         }
-        ad_html_put(b, "</span></div>");
+        ad_buf_put(b, "</span></div>");
     }
-    ad_html_put(b, "</figure>\n");
+    ad_buf_put(b, "</figure>\n");
 }
 
 static char *page(const ad_ctx *ctx, const ad_visual_debug *v, const ad_picture *after,
                   const json_t *refmap, size_t *ret_len)
 {
-    ad_html_buf b = {0};
-    ad_html_put(&b, "<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+    ad_buf b = {0};
+    ad_buf_put(&b, "<!doctype html>\n<html><head><meta charset=\"utf-8\">"
                     "<title>agent-desktop visual debug</title><style>"
                     "body{margin:0;font:13px sans-serif;color:#111;background:#fff}"
                     "figure{margin:0;position:relative;display:block}"
@@ -175,41 +175,41 @@ static char *page(const ad_ctx *ctx, const ad_visual_debug *v, const ad_picture 
         put_figure(&b, "before", &v->before, refmap, v->ref);
     if (after->png)
         put_figure(&b, click ? "after" : "window", after, refmap, v->ref);
-    ad_html_put(&b, "<p><b>agent-desktop ");
-    ad_html_put_escaped(&b, ctx->command_name);
-    ad_html_put(&b, "</b>");
+    ad_buf_put(&b, "<p><b>agent-desktop ");
+    ad_buf_put_escaped(&b, ctx->command_name);
+    ad_buf_put(&b, "</b>");
     if (v->ref) {
-        ad_html_put(&b, " ");
-        ad_html_put_escaped(&b, v->ref);
+        ad_buf_put(&b, " ");
+        ad_buf_put_escaped(&b, v->ref);
     }
-    ad_html_put(&b, click ? ": the window before the click, then after it. Two separate "
+    ad_buf_put(&b, click ? ": the window before the click, then after it. Two separate "
                             "observations, not proof that the click was delivered.</p>\n"
                           : ": the window, with the bounds of each ref.</p>\n");
     if (v->warning) {
-        ad_html_put(&b, "<p class=\"warning\">");
-        ad_html_put_escaped(&b, v->warning);
-        ad_html_put(&b, "</p>\n");
+        ad_buf_put(&b, "<p class=\"warning\">");
+        ad_buf_put_escaped(&b, v->warning);
+        ad_buf_put(&b, "</p>\n");
     }
-    ad_html_put(&b, "<table><tr><th>ref</th><th>role</th><th>name</th><th>bounds</th></tr>");
+    ad_buf_put(&b, "<table><tr><th>ref</th><th>role</th><th>name</th><th>bounds</th></tr>");
     const char *key;
     json_t *e;
     json_object_foreach(json_object_get(refmap, "refs"), key, e) {
         json_t *bd = json_object_get(e, "bounds");
-        ad_html_put(&b, "<tr><td>");
-        ad_html_put_escaped(&b, key);
-        ad_html_put(&b, "</td><td>");
-        ad_html_put_escaped(&b, json_string_value(json_object_get(e, "role")));
-        ad_html_put(&b, "</td><td>");
-        ad_html_put_escaped(&b, json_string_value(json_object_get(e, "name")));
+        ad_buf_put(&b, "<tr><td>");
+        ad_buf_put_escaped(&b, key);
+        ad_buf_put(&b, "</td><td>");
+        ad_buf_put_escaped(&b, json_string_value(json_object_get(e, "role")));
+        ad_buf_put(&b, "</td><td>");
+        ad_buf_put_escaped(&b, json_string_value(json_object_get(e, "name")));
         if (bd)
-            ad_html_putf(&b, "</td><td>%.0f,%.0f %.0fx%.0f",
+            ad_buf_putf(&b, "</td><td>%.0f,%.0f %.0fx%.0f",
                          json_number_value(json_object_get(bd, "x")),
                          json_number_value(json_object_get(bd, "y")),
                          json_number_value(json_object_get(bd, "width")),
                          json_number_value(json_object_get(bd, "height")));
-        ad_html_put(&b, "</td></tr>");
+        ad_buf_put(&b, "</td></tr>");
     }
-    ad_html_put(&b, "</table>\n</body></html>\n");
+    ad_buf_put(&b, "</table>\n</body></html>\n");
     if (b.failed) {
         free(b.buf);
         return NULL;

@@ -1,12 +1,12 @@
-/* html_buf.c: see html_buf.h. */
-#include "core/html_buf.h"
+/* text_buf.c: see text_buf.h. */
+#include "core/text_buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void ad_html_put_n(ad_html_buf *b, const char *s, size_t n)
+void ad_buf_put_n(ad_buf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
@@ -27,12 +27,12 @@ void ad_html_put_n(ad_html_buf *b, const char *s, size_t n)
     b->buf[b->len] = '\0';
 }
 
-void ad_html_put(ad_html_buf *b, const char *s)
+void ad_buf_put(ad_buf *b, const char *s)
 {
-    ad_html_put_n(b, s, strlen(s));
+    ad_buf_put_n(b, s, strlen(s));
 }
 
-void ad_html_putf(ad_html_buf *b, const char *fmt, ...)
+void ad_buf_putf(ad_buf *b, const char *fmt, ...)
 {
     char tmp[512];
     va_list ap;
@@ -40,19 +40,19 @@ void ad_html_putf(ad_html_buf *b, const char *fmt, ...)
     int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
     va_end(ap);
     if (n > 0)
-        ad_html_put_n(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+        ad_buf_put_n(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-void ad_html_put_escaped(ad_html_buf *b, const char *s)
+void ad_buf_put_escaped(ad_buf *b, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': ad_html_put(b, "&amp;"); break;
-        case '<': ad_html_put(b, "&lt;"); break;
-        case '>': ad_html_put(b, "&gt;"); break;
-        case '"': ad_html_put(b, "&quot;"); break;
-        case '\'': ad_html_put(b, "&#39;"); break;
-        default: ad_html_put_n(b, s, 1);
+        case '&': ad_buf_put(b, "&amp;"); break;
+        case '<': ad_buf_put(b, "&lt;"); break;
+        case '>': ad_buf_put(b, "&gt;"); break;
+        case '"': ad_buf_put(b, "&quot;"); break;
+        case '\'': ad_buf_put(b, "&#39;"); break;
+        default: ad_buf_put_n(b, s, 1);
         }
     }
 }

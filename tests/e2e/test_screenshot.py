@@ -154,6 +154,62 @@ def test_covered_window_is_refused(cli, fixture_app, tmp_path):
     cli.ok("screenshot", "--window-id", wid, str(tmp_path / "again.png"))
 
 
+def _frame_of(client):
+    """The child of the root that holds X window `client` (its window manager frame)."""
+    w = client
+    while True:
+        out = subprocess.run(["xwininfo", "-tree", "-id", str(w)], capture_output=True,
+                             text=True, timeout=15).stdout
+        parent = [ln for ln in out.splitlines() if "Parent window id:" in ln][0]
+        if "(the root window)" in parent:
+            return w
+        w = parent.split("Parent window id:")[1].split()[0]
+
+
+def test_under_a_compositing_manager(cli, fixture_app, tmp_path):
+    """xcompmgr owns _NET_WM_CM_S0: a display capture is refused (the root does not hold
+    what the screen shows), and a covered window is read from its own pixmap."""
+    if not shutil.which("xcompmgr"):
+        pytest.skip("xcompmgr is not installed (scripts/install-deps.sh)")
+    wid, (x, y, w, h) = _fixture_bounds(cli, fixture_app)
+    client = xdotool("search", "--all", "--onlyvisible", "--pid", fixture_app.pid, "--name",
+                     "^%s$" % FIXTURE_TITLE).split()[-1]
+    frame = _frame_of(client)
+    comp = subprocess.Popen(["xcompmgr"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    cover = None
+    try:
+        def refused():
+            return not cli.run("screenshot", "--screen", "0")[1]["ok"]
+        obs.wait_until(refused, what="the compositing manager to own its selection")
+        err = expect_error(cli.run("screenshot", "--screen", "0"), "PLATFORM_NOT_SUPPORTED")
+        assert err["details"]["reason"] == "compositing"
+        cover = subprocess.Popen(["xmessage", "-title", "ad-comp-cover", "-geometry",
+                                  "300x200+%d+%d" % (x + 40, y + 60), "over the fixture"],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, start_new_session=True)
+        cid = xdotool("search", "--sync", "--onlyvisible", "--name", "^ad-comp-cover$").split()[0]
+        xdotool("windowactivate", "--sync", cid)
+        path = str(tmp_path / "comp.png")
+        data = cli.ok("screenshot", "--window-id", wid, path)
+        assert (data["width"], data["height"]) == (w, h)
+        # The same window read by import from its frame: the cover is in neither.
+        ref_png = str(tmp_path / "frame.png")
+        subprocess.run(["import", "-window", str(frame), ref_png], check=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+        assert _size(ref_png) == (w, h)
+        assert _rgb(path) == _rgb(ref_png)
+    finally:
+        if cover:
+            cover.kill()
+            cover.wait(10)
+        comp.terminate()
+        comp.wait(10)
+    obs.wait_until(lambda: cli.run("screenshot", "--screen", "0")[1]["ok"],
+                   what="the compositing manager's selection to go")
+    activate(fixture_app, FIXTURE_TITLE)
+
+
 def test_screenshot_argument_errors(cli, fixture_app, tmp_path):
     expect_error(cli.run("screenshot", "--screen", "0", *FIXTURE), "INVALID_ARGS")
     expect_error(cli.run("screenshot", "--screen", "0", "--window-id", "w-x"), "INVALID_ARGS")

@@ -121,6 +121,20 @@ def test_window_screenshot_is_the_windows_pixels(cli, fixture_app, tmp_path):
     assert _same_as_import(tmp_path, _rgb(inline), region)
 
 
+def test_gtk4_window_screenshot_is_the_windows_pixels(cli, calculator_app, tmp_path):
+    """gnome-calculator (GTK 4.8): its bounds come from its X window (x11_geometry.h)."""
+    activate(calculator_app, "Calculator")
+    rows = [w for w in cli.ok("list-windows", "--app", "gnome-calculator")
+            if w["pid"] == calculator_app.pid]
+    assert len(rows) == 1, rows
+    b = rows[0]["bounds"]
+    region = (int(b["x"]), int(b["y"]), int(b["width"]), int(b["height"]))
+    path = str(tmp_path / "calc.png")
+    data = cli.ok("screenshot", "--window-id", rows[0]["id"], path)
+    assert (data["width"], data["height"]) == region[2:]
+    assert _same_as_import(tmp_path, _rgb(path), region)
+
+
 def test_display_screenshot_is_the_roots_pixels(cli, tmp_path):
     path = str(tmp_path / "screen.png")
     data = cli.ok("screenshot", "--screen", "0", path)

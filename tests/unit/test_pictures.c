@@ -334,6 +334,40 @@ static void test_session_screenshots(void **state)
     free(sid);
 }
 
+static void test_session_screenshots_keep_the_entry_budget(void **state)
+{
+    tu_bed *b = *state;
+    json_t *env = run(b, "session", tu_args("session", "{s:s, s:b}", "action", "start",
+                                            "screenshots", 1), NULL, 0);
+    char *sid = strdup(tu_str(env, "data.session_id"));
+    json_decref(env);
+    json_t *g = json_pack("{s:s}", "session", sid);
+    env = run(b, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1),
+              json_incref(g), 0);
+    char ref[96];
+    snprintf(ref, sizeof(ref), "@%s:e1", tu_str(env, "data.snapshot_id"));
+    json_decref(env);
+    /* trace/ holds this process's segment and screens/; fill screens/ up to the budget */
+    char dir[1024], file[1100];
+    snprintf(dir, sizeof(dir), "%s/sessions/%s/trace/screens", b->home.state, sid);
+    mkdir(dir, 0700);
+    for (int i = 0; i < 4094; i++) {
+        snprintf(file, sizeof(file), "%s/f%d.png", dir, i);
+        tu_write_file(file, "");
+    }
+    json_decref(run(b, "click", tu_args("click", "{s:s}", "ref_id", ref), json_incref(g), 0));
+    assert_int_equal(b->fake->n_act, 1); /* the action itself never waits on its pictures */
+    assert_int_equal(tu_count_entries(dir), 4094);
+    env = run(b, "trace", tu_args("trace", "{s:s, s:s}", "action", "show", "event",
+                                  "action.artifacts"), json_incref(g), 0);
+    assert_string_equal(tu_str(env, "data.events.0.before_skipped.reason"), "budget");
+    assert_string_equal(tu_str(env, "data.events.0.after_skipped.reason"), "budget");
+    assert_null(tu_at(env, "data.events.0.before"));
+    json_decref(env);
+    json_decref(g);
+    free(sid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +381,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_debug_snapshot_page, setup, teardown),
         cmocka_unit_test_setup_teardown(test_debug_click_pair_and_warning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_screenshots, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_session_screenshots_keep_the_entry_budget, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

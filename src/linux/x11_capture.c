@@ -1,6 +1,7 @@
 /* x11_capture.c: RandR displays and GetImage captures of the root or a top-level window. */
 #include "linux/x11_capture.h"
 
+#include "linux/physical.h" /* ad_linux_wayland_session */
 #include "linux/x11_origin.h"
 
 #include <math.h>
@@ -19,6 +20,12 @@ typedef struct {
 static int open_conn(conn *x, ad_error *err)
 {
     memset(x, 0, sizeof(*x));
+    if (ad_linux_wayland_session()) {
+        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "Displays and screen capture need X11; this is a "
+                                                     "Wayland session");
+        ad_error_detail(err, "reason", json_string("wayland_session"));
+        return -1;
+    }
     if (!getenv("DISPLAY")) {
         ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No X display: DISPLAY is not set");
         ad_error_suggest(err, "Run agent-desktop inside the graphical session");

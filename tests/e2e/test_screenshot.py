@@ -234,6 +234,11 @@ def test_screenshot_argument_errors(cli, fixture_app, tmp_path):
     expect_error(cli.run("screenshot", "--app", "no-such-app-xyz"), "APP_NOT_FOUND")
     expect_error(cli.run("screenshot", "--window-id", "w-1.999-no-such-window"),
                  "WINDOW_NOT_FOUND")
+    # A Wayland session: refused, not the XWayland root's pixels.
+    wayland = {"XDG_SESSION_TYPE": "wayland"}
+    for argv in (("screenshot", "--screen", "0"), ("screenshot", *FIXTURE), ("list-displays",)):
+        err = expect_error(cli.run(*argv, env=wayland), "PLATFORM_NOT_SUPPORTED")
+        assert err["details"]["reason"] == "wayland_session", err
     assert os.listdir(str(tmp_path)) == []
 
 

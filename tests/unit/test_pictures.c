@@ -287,20 +287,31 @@ static void test_debug_click_pair_and_warning(void **state)
     free(dir);
 }
 
+/* Starts a session (with --screenshots or not) and takes a snapshot in it: the session id in
+ * sid, the snapshot id in snap and the Save button's ref in ref. Returns the globals
+ * {"session": sid} (new reference). */
+static json_t *session_with_snapshot(tu_bed *b, bool screenshots, char *sid, char *snap,
+                                     char *ref)
+{
+    json_t *env = run(b, "session", tu_args("session", "{s:s, s:b}", "action", "start",
+                                            "screenshots", screenshots), NULL, 0);
+    snprintf(sid, 96, "%s", tu_str(env, "data.session_id"));
+    json_decref(env);
+    json_t *g = json_pack("{s:s}", "session", sid);
+    env = run(b, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1),
+              json_incref(g), 0);
+    snprintf(snap, 64, "%s", tu_str(env, "data.snapshot_id"));
+    snprintf(ref, 96, "@%s:e1", snap);
+    json_decref(env);
+    return g;
+}
+
 static void test_session_screenshots(void **state)
 {
     tu_bed *b = *state;
-    json_t *env = run(b, "session", tu_args("session", "{s:s, s:b}", "action", "start",
-                                            "screenshots", 1), NULL, 0);
-    char *sid = strdup(tu_str(env, "data.session_id"));
-    json_decref(env);
-    json_t *g = json_pack("{s:s}", "session", sid);
-    env = run(b, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1), json_incref(g), 0);
-    char ref[96], snap[64];
-    snprintf(snap, sizeof(snap), "%s", tu_str(env, "data.snapshot_id"));
-    snprintf(ref, sizeof(ref), "@%s:e1", snap);
-    json_decref(env);
-    env = run(b, "click", tu_args("click", "{s:s}", "ref_id", ref), json_incref(g), 0);
+    char sid[96], snap[64], ref[96];
+    json_t *g = session_with_snapshot(b, true, sid, snap, ref);
+    json_t *env = run(b, "click", tu_args("click", "{s:s}", "ref_id", ref), json_incref(g), 0);
     json_decref(env);
     char dir[1024];
     snprintf(dir, sizeof(dir), "%s/sessions/%s/trace/screens", b->home.state, sid);
@@ -321,32 +332,19 @@ static void test_session_screenshots(void **state)
     json_decref(env);
     /* a session without --screenshots captures nothing */
     int before_n = b->fake->n_capture;
-    env = run(b, "session", tu_args("session", "{s:s}", "action", "start"), NULL, 0);
-    json_t *g2 = json_pack("{s:s}", "session", tu_str(env, "data.session_id"));
-    json_decref(env);
-    env = run(b, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1), json_incref(g2),
-              0);
-    snprintf(ref, sizeof(ref), "@%s:e1", tu_str(env, "data.snapshot_id"));
-    json_decref(env);
+    char sid2[96];
+    json_t *g2 = session_with_snapshot(b, false, sid2, snap, ref);
     json_decref(run(b, "click", tu_args("click", "{s:s}", "ref_id", ref), g2, 0));
     assert_int_equal(b->fake->n_capture, before_n);
     json_decref(g);
-    free(sid);
 }
 
 static void test_session_screenshots_keep_the_entry_budget(void **state)
 {
     tu_bed *b = *state;
-    json_t *env = run(b, "session", tu_args("session", "{s:s, s:b}", "action", "start",
-                                            "screenshots", 1), NULL, 0);
-    char *sid = strdup(tu_str(env, "data.session_id"));
-    json_decref(env);
-    json_t *g = json_pack("{s:s}", "session", sid);
-    env = run(b, "snapshot", tu_args("snapshot", "{s:b}", "interactive_only", 1),
-              json_incref(g), 0);
-    char ref[96];
-    snprintf(ref, sizeof(ref), "@%s:e1", tu_str(env, "data.snapshot_id"));
-    json_decref(env);
+    char sid[96], snap[64], ref[96];
+    json_t *g = session_with_snapshot(b, true, sid, snap, ref);
+    json_t *env;
     /* trace/ holds this process's segment and screens/; fill screens/ up to the budget */
     char dir[1024], file[1100];
     snprintf(dir, sizeof(dir), "%s/sessions/%s/trace/screens", b->home.state, sid);
@@ -365,7 +363,6 @@ static void test_session_screenshots_keep_the_entry_budget(void **state)
     assert_null(tu_at(env, "data.events.0.before"));
     json_decref(env);
     json_decref(g);
-    free(sid);
 }
 
 int main(void)

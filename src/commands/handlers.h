@@ -22,6 +22,10 @@ int ad_cmd_snapshot(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
 int ad_cmd_find(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_is(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_screenshot(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                      struct ad_error *err);
+int ad_cmd_list_displays(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
 
 /* A ref action's data in the table (ad_command.data): the pipeline's spec and where its
  * text comes from. */

@@ -54,6 +54,29 @@ const ad_arg_spec ad_global_args[] = {
 
 /* ---- Cross-argument rules ------------------------------------------------------------ */
 
+/* guides/traces.md: "--debug requires --screenshot PATH.html", and --screenshot names the
+ * debug file, so it means nothing without --debug. */
+const ad_arg_rule ad_global_rules[] = {
+    {AD_RULE_REQUIRES, "debug", "screenshot",
+     .message = "--debug requires --screenshot PATH.html",
+     .suggestion = "Add --screenshot with a new file name ending in .html"},
+    {AD_RULE_REQUIRES, "screenshot", "debug",
+     .message = "--screenshot names the visual debug file, so it requires --debug",
+     .suggestion = "Add --debug, or drop --screenshot"},
+    {AD_RULE_END},
+};
+
+/* screenshot: observation.md, "--screen ... Cannot combine with --app or --window-id". */
+static const ad_arg_rule screenshot_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "screen|app",
+     .message = "--screen captures a display, so it cannot combine with --app",
+     .suggestion = "Drop --screen to capture the app's window, or drop --app"},
+    {AD_RULE_AT_MOST_ONE, "screen|window_id",
+     .message = "--screen captures a display, so it cannot combine with --window-id",
+     .suggestion = "Drop --screen to capture the window, or drop --window-id"},
+    {AD_RULE_END},
+};
+
 /* find: one result shape; an overlay search cannot also be a subtree search. */
 static const ad_arg_rule find_rules[] = {
     {AD_RULE_AT_MOST_ONE, "count|first|last|nth|limit",
@@ -184,6 +207,7 @@ const ad_command ad_commands[] = {
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
+     .accepts_debug = true,
      .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
@@ -197,8 +221,10 @@ const ad_command ad_commands[] = {
      .summary = "Check one state of a ref: visible, enabled, checked, focused, expanded, or "
                 "selected."},
     {.name = "screenshot", .group = G_OBS, .args = ad_args_screenshot,
+     .rules = screenshot_rules, .handler = ad_cmd_screenshot,
      .summary = "Capture an app window or a display as an image."},
     {.name = "list-displays", .no_accessibility = true, .group = G_OBS, .args = ad_args_no,
+     .handler = ad_cmd_list_displays,
      .summary = "List displays with bounds, scale factor, and primary flag."},
     {.name = "list-surfaces", .handler = ad_cmd_list_surfaces,
      .group = G_OBS, .args = ad_args_list_surfaces,
@@ -209,6 +235,7 @@ const ad_command ad_commands[] = {
 
     /* Interaction */
     {.name = "click", .desktop_action = true, .data = &ad_ra_click, .ref_action = true,
+     .accepts_debug = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Activate an element with its primary action."},
     {.name = "double-click", .desktop_action = true,

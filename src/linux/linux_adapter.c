@@ -20,6 +20,7 @@
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
+#include "linux/x11_capture.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -297,6 +298,19 @@ static int cdp_version(ad_adapter *a, int port, int64_t deadline_us, json_t **re
     return ad_cdp_version(port, deadline_us, ret, err);
 }
 
+static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
+{
+    (void)a;
+    return ad_x11_displays(ret, err);
+}
+
+static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, ad_image *ret,
+                   ad_error *err)
+{
+    (void)a;
+    return ad_x11_capture(window, rect, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -339,6 +353,8 @@ static const ad_adapter_ops linux_ops = {
     .clipboard_read = ad_x11_clipboard_read,
     .clipboard_write = ad_x11_clipboard_write,
     .clipboard_clear = ad_x11_clipboard_clear,
+    .list_displays = list_displays,
+    .capture = capture,
     .destroy = destroy,
 };
 

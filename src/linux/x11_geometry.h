@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/node.h"
 
@@ -26,6 +27,7 @@
  * (a GTK 4 popover's surface), as the X server describes it. */
 typedef struct ad_x11_client {
     bool popup;                /* override-redirect: never a window list-windows lists */
+    uint32_t window;           /* the X window (xcb_window_t) */
     int pid;                   /* _NET_WM_PID, 0 when unset */
     int x, y, width, height;   /* the client window's rectangle in root coordinates */
     int frame_left, frame_right, frame_top, frame_bottom; /* _GTK_FRAME_EXTENTS, 0 unset */

@@ -114,6 +114,7 @@ int ad_x11_clients_read(ad_x11_clients *ret)
         if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
             out->pid = (int)pid;
         out->popup = ck[i].popup;
+        out->window = ck[i].window;
         out->title = ad_x11_title_reply(&ewmh, ck[i].net_name, ck[i].wm_name);
         frame_extents(c, ck[i].extents, out);
         xcb_ewmh_get_extents_reply_t wm;

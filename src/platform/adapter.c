@@ -113,3 +113,18 @@ void ad_clip_content_clear(ad_clip_content *c)
     free(c->file_urls);
     memset(c, 0, sizeof(*c));
 }
+
+void ad_display_list_free(ad_display_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i].id);
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+void ad_image_clear(ad_image *img)
+{
+    free(img->rgb);
+    memset(img, 0, sizeof(*img));
+}

@@ -116,6 +116,25 @@ typedef struct {
     const json_t *env;  /* array of "KEY=VALUE" strings, or NULL */
     const char *cwd;    /* working directory, or NULL */
 } ad_launch_req;
+/* One display (a RandR monitor on X11), in root-window pixels. */
+typedef struct {
+    char *id;        /* the monitor's name ("screen" on Xvfb), owned */
+    ad_rect bounds;
+    double scale;    /* device pixels per logical pixel: 1.0 on X11 */
+    bool is_primary;
+} ad_display;
+
+typedef struct {
+    ad_display *items; /* primary first, owned */
+    size_t count;
+} ad_display_list;
+
+/* A captured picture: 8-bit RGB, rows packed top to bottom (width * 3 bytes each). */
+typedef struct {
+    int x, y;           /* the screen point of pixel (0, 0) */
+    int width, height;
+    unsigned char *rgb; /* owned; free with ad_image_clear */
+} ad_image;
 
 typedef struct ad_adapter ad_adapter;
 
@@ -293,6 +312,14 @@ typedef struct {
     int (*clipboard_write)(ad_adapter *a, const ad_clip_content *content, int64_t deadline_us,
                            ad_error *err);
     int (*clipboard_clear)(ad_adapter *a, int64_t deadline_us, ad_error *err);
+    /* The displays, primary first. NULL: this adapter cannot list them. */
+    int (*list_displays)(ad_adapter *a, ad_display_list *ret, ad_error *err);
+    /* Captures what the screen shows of `window` (its bounds from list_windows), or, with
+     * window NULL, the screen rectangle `rect`. Never another window's pixels: a covered
+     * window is ACTION_FAILED details.reason "covered" where the platform cannot see under
+     * it, and a display it cannot read truthfully PLATFORM_NOT_SUPPORTED. NULL: none. */
+    int (*capture)(ad_adapter *a, const ad_window *window, const ad_rect *rect,
+                   ad_image *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -308,6 +335,8 @@ void ad_health_clear(ad_health *h);
 void ad_launch_target_clear(ad_launch_target *t);
 void ad_tree_clear(ad_tree *t);
 void ad_clip_content_clear(ad_clip_content *c);
+void ad_display_list_free(ad_display_list *l);
+void ad_image_clear(ad_image *img);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

@@ -553,6 +553,49 @@ static int signal_process(ad_adapter *a, int pid, const char *instance, bool kil
     return 0;
 }
 
+static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
+{
+    fake_adapter *f = (fake_adapter *)a;
+    (void)err;
+    ret->items = calloc(f->n_displays ? f->n_displays : 1, sizeof(*ret->items));
+    if (!ret->items)
+        abort();
+    for (size_t i = 0; i < f->n_displays; i++) {
+        ret->items[i] = f->displays[i];
+        ret->items[i].id = strdup(f->displays[i].id);
+    }
+    ret->count = f->n_displays;
+    return 0;
+}
+
+/* A picture of the asked rectangle (the window's bounds, else rect): every pixel (x % 256,
+ * y % 256, 7) in screen coordinates, so a test can tell where it came from. */
+static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, ad_image *ret,
+                   ad_error *err)
+{
+    fake_adapter *f = (fake_adapter *)a;
+    f->n_capture++;
+    if (f->capture_fails) {
+        ad_error_set(err, AD_ACTION_FAILED, "fake capture refused");
+        ad_error_detail(err, "reason", json_string(f->capture_fails));
+        return -1;
+    }
+    const ad_rect *r = window ? &window->bounds : rect;
+    *ret = (ad_image){.x = (int)r->x, .y = (int)r->y, .width = (int)r->width,
+                      .height = (int)r->height};
+    ret->rgb = malloc((size_t)ret->width * (size_t)ret->height * 3 + 1);
+    if (!ret->rgb)
+        abort();
+    for (int y = 0; y < ret->height; y++)
+        for (int x = 0; x < ret->width; x++) {
+            unsigned char *p = ret->rgb + ((size_t)y * (size_t)ret->width + (size_t)x) * 3;
+            p[0] = (unsigned char)((ret->x + x) % 256);
+            p[1] = (unsigned char)((ret->y + y) % 256);
+            p[2] = 7;
+        }
+    return 0;
+}
+
 static const ad_adapter_ops fake_ops = {
     .platform = "linux",
     .health = health,
@@ -569,6 +612,8 @@ static const ad_adapter_ops fake_ops = {
     .clipboard_read = clipboard_read,
     .clipboard_write = clipboard_write,
     .clipboard_clear = clipboard_clear,
+    .list_displays = list_displays,
+    .capture = capture,
     .destroy = destroy,
 };
 
@@ -582,6 +627,9 @@ fake_adapter *fake_new(void)
     f->apps_complete = true;
     f->screen = (ad_rect){0, 0, 1280, 1024}; /* the headless desktop of the e2e tests */
     f->screen_known = true;
+    f->displays[0] = (ad_display){.id = "screen", .bounds = {0, 0, 1280, 1024}, .scale = 1.0,
+                                  .is_primary = true};
+    f->n_displays = 1;
     return f;
 }
 

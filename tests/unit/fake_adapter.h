@@ -110,6 +110,13 @@ typedef struct fake_adapter {
     ad_clip_content clip;
     bool clip_held, clip_missing;
     int n_clip_writes;
+    /* Pictures: list_displays answers displays[0..n_displays) (ids static; one 1280x1024
+     * "screen" by default); capture paints the rectangle it is asked for (fake_adapter.c)
+     * and counts n_capture, or fails ACTION_FAILED with details.reason capture_fails. */
+    ad_display displays[4];
+    size_t n_displays;
+    int n_capture;
+    const char *capture_fails;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

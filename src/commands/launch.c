@@ -7,6 +7,7 @@
  * adds the loopback DevTools switches and waits until /json/version answers. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "commands/common.h"
@@ -365,6 +366,15 @@ int ad_cmd_launch(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     ad_launch_target t = {0};
     ad_app_list running = {0};
     int rc = -1;
+    /* An argument error whatever happens next: a launch that would attach to a running
+     * instance still refuses a --cwd that is not a directory. */
+    const char *cwd = ad_arg_str(args, "cwd");
+    struct stat st;
+    if (cwd && (stat(cwd, &st) < 0 || !S_ISDIR(st.st_mode))) {
+        ad_error_set(err, AD_INVALID_ARGS, "--cwd '%s' is not a directory", cwd);
+        ad_error_suggest(err, "Pass an existing directory to --cwd");
+        goto out;
+    }
     if (ops->launch_resolve(ctx->adapter, ad_arg_str(args, "app"), &t, err) < 0)
         goto out;
     bool cdp = ad_arg_has(args, "cdp");

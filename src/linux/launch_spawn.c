@@ -139,12 +139,7 @@ static char **build_argv(const char *program, const json_t *args)
 int ad_launch_spawn(const ad_launch_target *t, const ad_launch_req *req, int *ret_pid,
                     ad_error *err)
 {
-    struct stat st;
-    if (req->cwd && (stat(req->cwd, &st) < 0 || !S_ISDIR(st.st_mode))) {
-        ad_error_set(err, AD_INVALID_ARGS, "--cwd '%s' is not a directory", req->cwd);
-        ad_error_suggest(err, "Pass an existing directory to --cwd");
-        return -1;
-    }
+    /* --cwd was checked by the launch handler before anything else (commands/launch.c). */
     char **argv = build_argv(t->program, req->args);
     char **envp = merged_environment(req->env);
     posix_spawn_file_actions_t fa;

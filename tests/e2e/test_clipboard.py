@@ -58,7 +58,7 @@ def stop_helper():
     pid = helper_pid()
     if pid and not exited(pid):
         with open("/proc/%d/comm" % pid) as f:
-            assert f.read().strip() == "agent-desktop-h", pid  # comm is cut at 15 bytes
+            assert f.read().strip() == "agent-desktop-l", pid  # comm is cut at 15 bytes
         os.kill(pid, signal.SIGTERM)
         wait_exited(pid)
 

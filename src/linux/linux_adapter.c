@@ -14,6 +14,7 @@
 #include "linux/desktop_entry.h"
 #include "linux/gtk4_place.h"
 #include "linux/physical.h"
+#include "linux/window_ops.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_input.h"
@@ -231,6 +232,15 @@ static int wait_change(ad_adapter *a, int64_t until_us)
     return 0;
 }
 
+static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *req,
+                     ad_win_result *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, req->deadline_us, err) < 0)
+        return -1;
+    return ad_linux_window_op(la->bus, target, req, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -257,6 +267,7 @@ static const ad_adapter_ops linux_ops = {
     .physical = physical,
     .settle_input = settle_input,
     .active_window = active_window,
+    .window_op = window_op,
     .hit_test = hit_test,
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,

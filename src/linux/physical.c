@@ -19,7 +19,7 @@ static int64_t ad_now_us_local(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static bool wayland_session(void)
+bool ad_linux_wayland_session(void)
 {
     const char *type = getenv("XDG_SESSION_TYPE");
     return (type && strcmp(type, "wayland") == 0) ||
@@ -124,7 +124,7 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
                       int64_t deadline_us, ad_act_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    if (wayland_session()) {
+    if (ad_linux_wayland_session()) {
         ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "Physical input needs X11; this is a "
                                                    "Wayland session");
         ad_error_detail(err, "cause", json_string("wayland_session"));

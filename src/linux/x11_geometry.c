@@ -70,6 +70,17 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
     return matches == 1 ? found : NULL;
 }
 
+const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,
+                                             const char *title, bool bounds_known,
+                                             const ad_rect *bounds)
+{
+    const ad_rect *r = bounds_known ? bounds : NULL;
+    const ad_x11_client *c = ad_x11_client_pick(l, pid, title, r, false);
+    if (!c && r && title && *title)
+        c = ad_x11_client_pick(l, pid, NULL, r, false);
+    return c;
+}
+
 const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h)
 {
     const ad_x11_client *found = NULL;

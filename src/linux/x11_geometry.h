@@ -19,12 +19,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/node.h"
 
 /* One managed client window (_NET_CLIENT_LIST), or a viewable override-redirect top level
  * (a GTK 4 popover's surface), as the X server describes it. */
 typedef struct ad_x11_client {
+    uint32_t window;           /* the X window id */
     bool popup;                /* override-redirect: never a window list-windows lists */
     int pid;                   /* _NET_WM_PID, 0 when unset */
     int x, y, width, height;   /* the client window's rectangle in root coordinates */
@@ -47,6 +49,14 @@ void ad_x11_clients_free(ad_x11_clients *l);
  * would put bounds or a title on the wrong window. Borrowed from l. */
 const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
                                         const ad_rect *atspi, bool window_relative);
+
+/* The X client of a window as list_windows / window_lookup report it (its bounds already the
+ * visible X rectangle for GTK, screen coordinates otherwise): by pid, title and bounds, then,
+ * when the X title differs (or there is none), by pid and bounds alone. The one mapping the
+ * window commands use. NULL when none or several match. Borrowed from l. */
+const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,
+                                             const char *title, bool bounds_known,
+                                             const ad_rect *bounds);
 
 /* The one viewable popup surface of `pid` sized w x h (within 1 px); NULL when none or
  * several. Borrowed from l. */

@@ -22,8 +22,9 @@ static uint32_t x_window_of(const ad_window *target, ad_error *err)
         ad_error_platform_detail(err, "DISPLAY is unset or the X server did not answer");
         return 0;
     }
-    const ad_x11_client *c = ad_x11_client_of_window(&clients, target->pid, target->title,
-                                                     target->bounds_known, &target->bounds);
+    const ad_x11_client *c = ad_x11_client_of_window(
+        &clients, target->pid, target->title, target->bounds_known ? &target->bounds : NULL,
+        false);
     uint32_t w = c ? c->window : 0;
     ad_x11_clients_free(&clients);
     if (!w) {
@@ -55,8 +56,8 @@ static int window_of_x(sd_bus *bus, const ad_window *target, uint32_t active,
         goto done;
     for (size_t i = 0; i < wins.count && rc < 0; i++) {
         const ad_window *w = &wins.items[i];
-        const ad_x11_client *c =
-            ad_x11_client_of_window(&clients, w->pid, w->title, w->bounds_known, &w->bounds);
+        const ad_x11_client *c = ad_x11_client_of_window(
+            &clients, w->pid, w->title, w->bounds_known ? &w->bounds : NULL, false);
         if (c && c->window == active && ad_window_copy(ret, w) == 0) {
             ret->is_focused = true;
             rc = 0;

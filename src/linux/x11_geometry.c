@@ -71,13 +71,12 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
 }
 
 const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,
-                                             const char *title, bool bounds_known,
-                                             const ad_rect *bounds)
+                                             const char *title, const ad_rect *atspi,
+                                             bool window_relative)
 {
-    const ad_rect *r = bounds_known ? bounds : NULL;
-    const ad_x11_client *c = ad_x11_client_pick(l, pid, title, r, false);
-    if (!c && r && title && *title)
-        c = ad_x11_client_pick(l, pid, NULL, r, false);
+    const ad_x11_client *c = ad_x11_client_pick(l, pid, title, atspi, window_relative);
+    if (!c && atspi && !window_relative && title && *title)
+        c = ad_x11_client_pick(l, pid, NULL, atspi, false);
     return c;
 }
 

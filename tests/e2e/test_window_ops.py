@@ -12,6 +12,7 @@ import atspi_observer as obs
 from action_helpers import (DIALOG_TITLE, FIXTURE_TITLE, UNVERIFIED, VERIFIED, close_dialog,
                             dialog_window, ref, wait_state, need_state)
 from e2e_helpers import expect_error, fixture_reset, launch, stop_process
+from test_qt import qt_app  # noqa: F401  (the Qt fixture app, a pytest fixture)
 
 pytestmark = pytest.mark.skipif(not (shutil.which("xwininfo") and shutil.which("xprop") and
                                      shutil.which("xdotool")),
@@ -301,3 +302,17 @@ def test_gtk3_demo_move_and_resize(cli, gtk3_demo):
 def test_gnome_calculator_move_and_resize(cli, calculator_app):
     title = obs.wait_for_window(calculator_app.pid).name
     _move_and_resize(cli, "gnome-calculator", calculator_app.pid, title)
+
+
+def test_qt_window_bounds_are_its_visible_rectangle(cli, qt_app):
+    """Qt 5 reports its client window without the window manager's frame; list-windows and
+    the window commands report the one visible rectangle (what a screenshot captures)."""
+    title = obs.wait_for_window(qt_app.pid).name
+    window_id = window_id_of(cli, "ad-qt-fixture", qt_app.pid, title)
+    wid = x_client(qt_app.pid, title)
+    assert bounds(listed(cli, window_id)) == visible_rect(wid)
+    data = cli.ok("move-window", "--window-id", window_id, "--x=30", "--y=50")
+    assert data["disposition"] == VERIFIED
+    seen = visible_rect(wid)
+    assert near(seen[:2], (30, 50)), seen
+    assert bounds(listed(cli, window_id)) == seen

@@ -215,6 +215,20 @@ static void test_lookup_failures_not_delivered(void **state)
     assert_int_equal(f->fake->n_window_op, 0);
 }
 
+/* An impossible size never reaches the window manager. */
+static void test_size_out_of_range(void **state)
+{
+    fx *f = *state;
+    int bad[][2] = {{0, 300}, {400, -1}, {40000, 300}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        json_t *env = run(f, "resize-window", tu_args("resize-window", "{s:i, s:i}", "width",
+                                                      bad[i][0], "height", bad[i][1]), 2);
+        assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+        json_decref(env);
+    }
+    assert_int_equal(f->fake->n_window_op, 0);
+}
+
 static void test_adapter_without_window_ops(void **state)
 {
     fx *f = *state;
@@ -290,6 +304,7 @@ int main(void)
         T(test_restore_is_unverified),
         T(test_stale_window_is_stale_ref),
         T(test_lookup_failures_not_delivered),
+        T(test_size_out_of_range),
         T(test_adapter_without_window_ops),
         T(test_focus_names_the_focused_window),
         T(test_focus_failures),

@@ -19,11 +19,16 @@ static int64_t ad_now_us_local(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-bool ad_linux_wayland_session(void)
+int ad_linux_require_x11(const char *what, ad_error *err)
 {
     const char *type = getenv("XDG_SESSION_TYPE");
-    return (type && strcmp(type, "wayland") == 0) ||
-           (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
+    bool wayland = (type && strcmp(type, "wayland") == 0) ||
+                   (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
+    if (!wayland)
+        return 0;
+    ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s needs X11; this is a Wayland session", what);
+    ad_error_detail(err, "cause", json_string("wayland_session"));
+    return -1;
 }
 
 static void step(ad_act_result *r, const char *label, const char *outcome)
@@ -124,12 +129,8 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
                       int64_t deadline_us, ad_act_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    if (ad_linux_wayland_session()) {
-        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "Physical input needs X11; this is a "
-                                                   "Wayland session");
-        ad_error_detail(err, "cause", json_string("wayland_session"));
+    if (ad_linux_require_x11("Physical input", err) < 0)
         return -1;
-    }
     ad_x11 *x = *held; /* a connection still holding remapped keys goes on with them */
     unsigned mods = 0;
     int rc = -1;

@@ -100,12 +100,8 @@ int ad_linux_window_op(sd_bus *bus, const ad_window *target, const ad_win_req *r
                        ad_win_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    if (ad_linux_wayland_session()) {
-        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "Window control needs X11; this is a "
-                                                   "Wayland session");
-        ad_error_detail(err, "cause", json_string("wayland_session"));
+    if (ad_linux_require_x11("Window control", err) < 0)
         return -1;
-    }
     uint32_t xid = x_window_of(target, err);
     ad_x11 *x = NULL;
     if (!xid || ad_x11_open(&x, err) < 0)

@@ -14,8 +14,10 @@
 #include "fake_adapter.h"
 #include "test_util.h"
 
+/* The test bed's app "form" (pid 300) and its focused window "Form" (w-fake-1) at
+ * 10,20 400x300. */
 typedef struct {
-    tu_home home;
+    tu_bed *bed;
     fake_adapter *fake;
     fake_window *win;
 } fx;
@@ -23,10 +25,9 @@ typedef struct {
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_fake_begin(&f->home, &f->fake);
-    fake_add_app(f->fake, "calc", 100);
-    f->win = fake_add_window(f->fake, "calc", "Calculator", fk("window|n=Calculator", NULL));
-    f->win->w.is_focused = true;
+    f->bed = tu_bed_new(fk("window|n=Form", NULL));
+    f->fake = f->bed->fake;
+    f->win = fake_window_get(f->fake, "w-fake-1");
     f->win->w.bounds_known = true;
     f->win->w.bounds = (ad_rect){10, 20, 400, 300};
     *state = f;
@@ -36,7 +37,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    tu_fake_end(&f->home, f->fake);
+    tu_bed_free(f->bed);
     free(f);
     return 0;
 }
@@ -48,12 +49,25 @@ static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
     return env;
 }
 
+/* Runs a command that must fail with `code` (and details.kind `kind`, NULL: any) carrying
+ * `delivery`; returns the envelope. */
+static json_t *run_error(fx *f, const char *cmd, json_t *args, const char *code,
+                         const char *kind, const char *delivery)
+{
+    json_t *env = run(f, cmd, args, 1);
+    assert_string_equal(tu_str(env, "error.code"), code);
+    if (kind)
+        assert_string_equal(tu_str(env, "error.details.kind"), kind);
+    assert_string_equal(tu_str(env, "error.disposition.delivery"), delivery);
+    return env;
+}
+
 static void assert_target(const json_t *env)
 {
     assert_string_equal(tu_str(env, "data.target.kind"), "window");
     assert_string_equal(tu_str(env, "data.target.id"), "w-fake-1");
-    assert_string_equal(tu_str(env, "data.target.title"), "Calculator");
-    assert_int_equal(tu_int(env, "data.target.process.pid"), 100);
+    assert_string_equal(tu_str(env, "data.target.title"), "Form");
+    assert_int_equal(tu_int(env, "data.target.process.pid"), 300);
     assert_string_equal(tu_str(env, "data.target.process.instance"), "boot:1");
 }
 
@@ -61,7 +75,7 @@ static void test_move_report(void **state)
 {
     fx *f = *state;
     json_t *env = run(f, "move-window", tu_args("move-window", "{s:i, s:i, s:s}", "x", -100,
-                                                "y", 40, "app", "calc"), 0);
+                                                "y", 40, "app", "form"), 0);
     assert_int_equal(f->fake->last_win_req.op, AD_WIN_MOVE);
     assert_int_equal(f->fake->last_win_req.x, -100);
     assert_string_equal(tu_str(env, "data.action"), "move-window");
@@ -128,14 +142,12 @@ static void test_clamped_resize_is_action_failed(void **state)
     fx *f = *state;
     f->fake->win_clamp = true;
     f->fake->win_observed = (ad_win_state){.known = true, .bounds = {10, 20, 362, 300}};
-    json_t *env = run(f, "resize-window", tu_args("resize-window", "{s:i, s:i}", "width", 5,
-                                                  "height", 300), 1);
-    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
-    assert_string_equal(tu_str(env, "error.details.kind"), "window_manager_refused");
+    /* The request went out: delivered_unverified, not safe to retry blindly. */
+    json_t *env = run_error(f, "resize-window", tu_args("resize-window", "{s:i, s:i}", "width",
+                                                        5, "height", 300),
+                            "ACTION_FAILED", "window_manager_refused", "delivered_unverified");
     assert_int_equal(tu_int(env, "error.details.observed.width"), 362);
     assert_string_equal(tu_str(env, "error.details.verification_scope"), "window_size");
-    /* The request went out: not safe to retry blindly. */
-    assert_string_equal(tu_str(env, "error.disposition.delivery"), "delivered_unverified");
     assert_string_equal(tu_str(env, "error.disposition.retry"), "unsafe");
     assert_int_equal(f->fake->n_window_op, 1);
     json_decref(env);
@@ -144,14 +156,14 @@ static void test_clamped_resize_is_action_failed(void **state)
 static void test_minimize_maximize_shapes(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "maximize", tu_args("maximize", "{s:s}", "app", "calc"), 0);
+    json_t *env = run(f, "maximize", tu_args("maximize", "{s:s}", "app", "form"), 0);
     assert_string_equal(tu_str(env, "data.steps.0.label"), "window_maximize");
     assert_string_equal(tu_str(env, "data.details.verification_scope"),
                         "window_maximized_state");
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
     assert_target(env);
     json_decref(env);
-    env = run(f, "minimize", tu_args("minimize", "{s:s}", "app", "calc"), 0);
+    env = run(f, "minimize", tu_args("minimize", "{s:s}", "app", "form"), 0);
     assert_string_equal(tu_str(env, "data.action"), "minimize");
     assert_string_equal(tu_str(env, "data.steps.0.label"), "window_minimize");
     assert_string_equal(tu_str(env, "data.details.verification_scope"),
@@ -161,8 +173,8 @@ static void test_minimize_maximize_shapes(void **state)
     /* A minimize the window manager ignored is not a success. */
     f->fake->win_clamp = true;
     f->fake->win_observed = (ad_win_state){.known = true, .bounds = {10, 20, 400, 300}};
-    env = run(f, "minimize", tu_args("minimize", "{s:s}", "window_id", "w-fake-1"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
+    env = run_error(f, "minimize", tu_args("minimize", "{s:s}", "window_id", "w-fake-1"),
+                    "ACTION_FAILED", "window_manager_refused", "delivered_unverified");
     assert_string_equal(tu_str(env, "error.details.verification_scope"),
                         "window_minimized_state");
     json_decref(env);
@@ -172,7 +184,7 @@ static void test_restore_is_unverified(void **state)
 {
     fx *f = *state;
     f->fake->win_clamp = true; /* even a read that does not settle: restore is not judged */
-    json_t *env = run(f, "restore", tu_args("restore", "{s:s}", "app", "calc"), 0);
+    json_t *env = run(f, "restore", tu_args("restore", "{s:s}", "app", "form"), 0);
     assert_string_equal(tu_str(env, "data.action"), "restore");
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
     assert_string_equal(tu_str(env, "data.steps.0.label"), "window_restore");
@@ -186,31 +198,26 @@ static void test_restore_is_unverified(void **state)
 static void test_stale_window_is_stale_ref(void **state)
 {
     fx *f = *state;
-    fake_kill(f->fake, 100);
-    json_t *env = run(f, "move-window", tu_args("move-window", "{s:i, s:i, s:s}", "x", 1, "y",
-                                                2, "window_id", "w-fake-1"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "STALE_REF");
-    assert_string_equal(tu_str(env, "error.details.kind"), "window_identity_changed");
-    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
+    fake_kill(f->fake, 300);
+    json_decref(run_error(f, "move-window", tu_args("move-window", "{s:i, s:i, s:s}", "x", 1,
+                                                    "y", 2, "window_id", "w-fake-1"),
+                          "STALE_REF", "window_identity_changed", "not_delivered"));
     assert_int_equal(f->fake->n_window_op, 0);
-    json_decref(env);
 }
 
 static void test_lookup_failures_not_delivered(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "maximize", tu_args("maximize", "{s:s}", "window_id", "w-fake-9"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "WINDOW_NOT_FOUND");
-    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
-    json_decref(env);
-    env = run(f, "minimize", tu_args("minimize", "{s:s}", "app", "nope"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "APP_NOT_FOUND");
-    json_decref(env);
+    json_decref(run_error(f, "maximize", tu_args("maximize", "{s:s}", "window_id", "w-fake-9"),
+                          "WINDOW_NOT_FOUND", NULL, "not_delivered"));
+    json_decref(run_error(f, "minimize", tu_args("minimize", "{s:s}", "app", "nope"),
+                          "APP_NOT_FOUND", NULL, "not_delivered"));
+    json_t *env;
     /* Two windows, neither focused nor otherwise singled out: AMBIGUOUS_TARGET. */
-    fake_add_window(f->fake, "calc", "Second", fk("window|n=Second", NULL));
+    fake_add_window(f->fake, "form", "Second", fk("window|n=Second", NULL));
     f->win->w.is_focused = false;
-    env = run(f, "maximize", tu_args("maximize", "{s:s}", "app", "calc"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "AMBIGUOUS_TARGET");
+    env = run_error(f, "maximize", tu_args("maximize", "{s:s}", "app", "form"),
+                    "AMBIGUOUS_TARGET", NULL, "not_delivered");
     json_decref(env);
     assert_int_equal(f->fake->n_window_op, 0);
 }
@@ -236,10 +243,8 @@ static void test_adapter_without_window_ops(void **state)
     const ad_adapter_ops *saved = f->fake->base.ops;
     ops.window_op = NULL;
     f->fake->base.ops = &ops;
-    json_t *env = run(f, "restore", tu_args("restore", "{s:s}", "app", "calc"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "PLATFORM_NOT_SUPPORTED");
-    assert_string_equal(tu_str(env, "error.details.kind"), "not_in_this_build");
-    json_decref(env);
+    json_decref(run_error(f, "restore", tu_args("restore", "{s:s}", "app", "form"),
+                          "PLATFORM_NOT_SUPPORTED", "not_in_this_build", "not_delivered"));
     f->fake->base.ops = saved;
 }
 
@@ -247,14 +252,14 @@ static void test_focus_names_the_focused_window(void **state)
 {
     fx *f = *state;
     f->win->w.is_focused = false;
-    json_t *env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "title", "calc"), 0);
+    json_t *env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "title", "for"), 0);
     assert_int_equal(f->fake->last_win_req.op, AD_WIN_FOCUS);
     assert_string_equal(tu_str(env, "data.focused.id"), "w-fake-1");
-    assert_string_equal(tu_str(env, "data.focused.title"), "Calculator");
+    assert_string_equal(tu_str(env, "data.focused.title"), "Form");
     assert_true(json_is_true(tu_at(env, "data.focused.is_focused")));
     json_decref(env);
     /* A modal dialog took the focus: `focused` is the dialog. */
-    fake_window *dlg = fake_add_window(f->fake, "calc", "Confirm", fk("dialog|n=Confirm", NULL));
+    fake_window *dlg = fake_add_window(f->fake, "form", "Confirm", fk("dialog|n=Confirm", NULL));
     dlg->w.kind = "dialog";
     dlg->w.modal = true;
     f->fake->win_focused_id = dlg->w.id;
@@ -267,29 +272,25 @@ static void test_focus_names_the_focused_window(void **state)
 static void test_focus_failures(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "focus-window", tu_args("focus-window", "{}"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
-    json_decref(env);
-    env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "title", "Nothing"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "WINDOW_NOT_FOUND");
-    json_decref(env);
-    env = run(f, "focus-window", tu_args("focus-window", "{s:s, s:s}", "window_id", "w-fake-1",
-                                         "title", "Other"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "WINDOW_NOT_FOUND");
-    assert_string_equal(tu_str(env, "error.details.kind"), "title_mismatch");
-    json_decref(env);
-    fake_add_window(f->fake, "calc", "Calculator 2", fk("window|n=Calculator 2", NULL));
+    json_decref(run_error(f, "focus-window", tu_args("focus-window", "{}"), "INVALID_ARGS",
+                          NULL, "not_delivered"));
+    json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s}", "title",
+                                                     "Nothing"),
+                          "WINDOW_NOT_FOUND", NULL, "not_delivered"));
+    json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s, s:s}", "window_id",
+                                                     "w-fake-1", "title", "Other"),
+                          "WINDOW_NOT_FOUND", "title_mismatch", "not_delivered"));
+    fake_add_window(f->fake, "form", "Form 2", fk("window|n=Form 2", NULL));
     f->win->w.is_focused = false;
-    env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "title", "calculator"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "AMBIGUOUS_TARGET");
-    json_decref(env);
+    json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s}", "title",
+                                                     "form"),
+                          "AMBIGUOUS_TARGET", NULL, "not_delivered"));
     assert_int_equal(f->fake->n_window_op, 0);
     /* The window manager never reports it focused. */
     f->fake->win_focus_lost = true;
-    env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "window_id", "w-fake-1"), 1);
-    assert_string_equal(tu_str(env, "error.code"), "ACTION_FAILED");
-    assert_string_equal(tu_str(env, "error.details.kind"), "focus_not_verified");
-    json_decref(env);
+    json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s}", "window_id",
+                                                     "w-fake-1"),
+                          "ACTION_FAILED", "focus_not_verified", "delivered_unverified"));
 }
 
 int main(void)

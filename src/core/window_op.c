@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/lease.h"
 #include "core/trace_event.h"
 #include "core/window_select.h"
 
@@ -105,6 +106,23 @@ static int check_identity(ad_ctx *ctx, const ad_window *w, ad_error *err)
     return -1;
 }
 
+/* The write: the identity check, then the adapter's op under the interaction lease, like
+ * every mutation. The read-back's deadline starts once the lease is held. */
+static int write_window(ad_ctx *ctx, const ad_window *w, const ad_win_req *req,
+                        ad_win_result *res, ad_error *err)
+{
+    if (check_identity(ctx, w, err) < 0)
+        return -1;
+    ad_lease lease = AD_LEASE_INIT;
+    if (ad_lease_acquire(&lease, ad_deadline_after_ms(SELECT_MS), err) < 0)
+        return -1;
+    ad_win_req r = *req;
+    r.deadline_us = ad_deadline_after_ms(AD_WIN_SETTLE_MS);
+    int rc = ctx->adapter->ops->window_op(ctx->adapter, w, &r, res, err);
+    ad_lease_release(&lease);
+    return rc;
+}
+
 static json_t *report_details(const ad_win_req *req, const ad_win_result *res,
                               const op_names *n)
 {
@@ -149,11 +167,7 @@ int ad_window_op_run(ad_ctx *ctx, const ad_win_req *req, const char *app,
     int rc = -1;
     if (ad_window_select(ctx, app, window_id, ad_deadline_after_ms(SELECT_MS), &w, err) < 0)
         return -1;
-    if (check_identity(ctx, &w, err) < 0)
-        goto done;
-    ad_win_req r = *req;
-    r.deadline_us = ad_deadline_after_ms(AD_WIN_SETTLE_MS);
-    if (a->ops->window_op(a, &w, &r, &res, err) < 0)
+    if (write_window(ctx, &w, req, &res, err) < 0)
         goto done;
     ad_trace_event(ctx, "window_op", json_pack("{s:s, s:s, s:b}", "action", n.action,
                                                "window", w.id, "reached", res.reached));
@@ -200,10 +214,8 @@ int ad_window_focus_run(ad_ctx *ctx, const char *app, const char *window_id,
     if (ad_window_select_titled(ctx, app, window_id, title, ad_deadline_after_ms(SELECT_MS), &w,
                                 err) < 0)
         return -1;
-    if (check_identity(ctx, &w, err) < 0)
-        goto done;
-    ad_win_req r = {.op = AD_WIN_FOCUS, .deadline_us = ad_deadline_after_ms(AD_WIN_SETTLE_MS)};
-    if (a->ops->window_op(a, &w, &r, &res, err) < 0)
+    ad_win_req r = {.op = AD_WIN_FOCUS};
+    if (write_window(ctx, &w, &r, &res, err) < 0)
         goto done;
     if (!res.reached || !res.focused.id) {
         ad_error_set(err, AD_ACTION_FAILED, "The window manager never reported window '%s' "

@@ -84,15 +84,15 @@ static int focus(sd_bus *bus, ad_x11 *x, const ad_window *target, uint32_t xid,
         ad_error_clear(err); /* never focused: core's ACTION_FAILED, reached false */
         return 0;
     }
-    if (active == xid) {
+    /* Name the window that holds the focus as list-windows does, read now (a focus can
+     * bring a minimized window back, and a modal dialog may hold it instead). */
+    ret->reached = window_of_x(bus, target, active, req->deadline_us, &ret->focused) == 0;
+    if (!ret->reached && active == xid) { /* AT-SPI did not answer in time: what was read */
         if (ad_window_copy(&ret->focused, target) < 0)
             return ad_error_set(err, AD_INTERNAL, "out of memory");
         ret->focused.is_focused = true;
         ret->reached = true;
-        return 0;
     }
-    /* A dialog took the focus: name it as list-windows does (a bounded read). */
-    ret->reached = window_of_x(bus, target, active, req->deadline_us, &ret->focused) == 0;
     return 0;
 }
 

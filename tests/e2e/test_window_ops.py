@@ -253,6 +253,18 @@ def test_focus_window_by_app_and_title(cli, fixture_app, gtk3_demo, fixture_win)
     assert active_window() == wid  # the refusals changed nothing
 
 
+def test_focus_window_brings_back_a_minimized_window(cli, fixture_app, fixture_win):
+    window_id, wid, _ = fixture_win
+    cli.ok("minimize", "--window-id", window_id)
+    assert map_state(wid) == "IsUnMapped"
+    data = cli.ok("focus-window", "--window-id", window_id)
+    assert data["focused"]["id"] == window_id
+    assert active_window() == wid and map_state(wid) == "IsViewable"
+    # `focused` is read after the focus, not the row selected before it.
+    assert data["focused"]["minimized"] is False and data["focused"]["visible"] is True
+    assert data["focused"]["bounds"] == listed(cli, window_id)["bounds"]
+
+
 def test_focus_window_names_the_modal_dialog(cli, fixture_app, gtk3_demo, fixture_win):
     window_id, wid, _ = fixture_win
     need_state(fixture_app)

@@ -61,6 +61,25 @@ def visible_rect(wid):
     return (x + sl - fl, y + st - ft, w - sl - sr + fl + fr, h - st - sb + ft + fb)
 
 
+def frame_rect(wid):
+    """The root child that holds the client (the window manager's frame), by the X tree
+    alone: its root rectangle, border included. With a server-side frame this is what the
+    window shows on screen."""
+    cur = wid
+    for _ in range(8):
+        tree = _run("xwininfo", "-tree", "-id", cur)
+        root = re.search(r"Root window id: (0x[0-9a-f]+)", tree).group(1)
+        parent = re.search(r"Parent window id: (0x[0-9a-f]+)", tree).group(1)
+        if int(parent, 16) == int(root, 16):
+            break
+        cur = parent
+    info = _run("xwininfo", "-id", cur)
+    val = lambda key: int(re.search(r"%s:\s+(-?\d+)" % key, info).group(1))
+    bw = val("Border width")
+    return (val("Absolute upper-left X") - bw, val("Absolute upper-left Y") - bw,
+            val("Width") + 2 * bw, val("Height") + 2 * bw)
+
+
 def wm_state(wid):
     return set(re.findall(r"_NET_WM_STATE_[A-Z_]+", _run("xprop", "-id", wid, "_NET_WM_STATE")))
 
@@ -154,8 +173,9 @@ def test_move_window_reads_back(cli, fixture_win):
         obs_ = data["details"]["observed"]
         assert (obs_["x"], obs_["y"], obs_["width"], obs_["height"]) == seen
         # One rectangle per window: list-windows reports what the command observed, and the
-        # id is the one list-windows printed before.
-        assert bounds(listed(cli, window_id)) == seen
+        # id is the one list-windows printed before. The fixture has a server-side frame, so
+        # that is the frame window's rectangle, where its pixels are.
+        assert bounds(listed(cli, window_id)) == seen == frame_rect(wid)
 
 
 def test_resize_window_reads_back(cli, fixture_win):
@@ -322,7 +342,7 @@ def test_qt_window_bounds_are_its_visible_rectangle(cli, qt_app):
     title = obs.wait_for_window(qt_app.pid).name
     window_id = window_id_of(cli, "ad-qt-fixture", qt_app.pid, title)
     wid = x_client(qt_app.pid, title)
-    assert bounds(listed(cli, window_id)) == visible_rect(wid)
+    assert bounds(listed(cli, window_id)) == visible_rect(wid) == frame_rect(wid)
     data = cli.ok("move-window", "--window-id", window_id, "--x=30", "--y=50")
     assert data["disposition"] == VERIFIED
     seen = visible_rect(wid)

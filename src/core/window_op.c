@@ -169,8 +169,9 @@ int ad_window_op_run(ad_ctx *ctx, const ad_win_req *req, const char *app,
         return -1;
     if (write_window(ctx, &w, req, &res, err) < 0)
         goto done;
-    ad_trace_event(ctx, "window_op", json_pack("{s:s, s:s, s:b}", "action", n.action,
-                                               "window", w.id, "reached", res.reached));
+    ad_trace_event(ctx, "window.op", json_pack("{s:s, s:s, s:s, s:b}", "action", n.action,
+                                               "window", w.id, "request", res.label,
+                                               "reached", res.reached));
     if (!res.reached && n.scope) {
         not_reached(&w, req, &res, &n, err);
         goto done;
@@ -225,8 +226,9 @@ int ad_window_focus_run(ad_ctx *ctx, const char *app, const char *window_id,
         err->delivery = AD_DELIVERED_UNVERIFIED;
         goto done;
     }
-    ad_trace_event(ctx, "window_op", json_pack("{s:s, s:s, s:s}", "action", "focus-window",
-                                               "window", w.id, "focused", res.focused.id));
+    ad_trace_event(ctx, "window.op", json_pack("{s:s, s:s, s:s, s:s}", "action",
+                                               "focus-window", "window", w.id, "request",
+                                               res.label, "focused", res.focused.id));
     ad_ctx_note_delivery(ctx, AD_DELIVERED_VERIFIED);
     *ret_focused = res.focused;
     memset(&res.focused, 0, sizeof(res.focused));

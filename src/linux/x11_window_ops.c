@@ -138,7 +138,9 @@ static void send_request(ad_x11 *x, xcb_window_t w, const ad_x11_client *c,
                                                   XCB_CURRENT_TIME, XCB_WINDOW_NONE);
         if (now->maximized_horizontal || now->maximized_vertical)
             request_maximized(x, w, XCB_EWMH_WM_STATE_REMOVE);
-        what = now->hidden ? "EWMH._NET_ACTIVE_WINDOW" : "EWMH._NET_WM_STATE";
+        what = now->hidden ? "EWMH._NET_ACTIVE_WINDOW"
+             : now->maximized_horizontal || now->maximized_vertical ? "EWMH._NET_WM_STATE"
+                                                                    : "none";
         break;
     case AD_WIN_FOCUS:
         break;

@@ -199,7 +199,8 @@ typedef struct {
 typedef struct {
     ad_win_state observed;  /* after the request: the last read before it held or timed out */
     bool reached;           /* observed satisfied ad_win_state_reached before the deadline */
-    char label[48];         /* the request sent, e.g. "EWMH._NET_MOVERESIZE_WINDOW" */
+    char label[48];         /* the request sent, e.g. "EWMH._NET_MOVERESIZE_WINDOW" (the
+                             * trace's window.op event); "none" when nothing was needed */
     ad_window focused;      /* AD_WIN_FOCUS: the window that holds the focus afterwards (a
                              * modal dialog of the target counts); owned, ad_window_clear */
 } ad_win_result;

@@ -52,7 +52,8 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
 
 /* The X client of an AT-SPI window: ad_x11_client_pick by pid, title and rectangle, then,
  * for a screen rectangle when the X title differs (or there is none), by pid and rectangle
- * alone (a window-relative rectangle says too little without the title). The one mapping
+ * alone (a window-relative rectangle says too little without the title), then, when the
+ * rectangle matches nothing (a minimized window's), by pid and title alone. The one mapping
  * list-windows (on the AT-SPI extents) and the window commands (on the bounds list-windows
  * reported) use. NULL when none or several match. Borrowed from l. */
 const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,

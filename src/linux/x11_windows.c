@@ -231,13 +231,27 @@ static xcb_window_t transient_for(ad_x11 *x, xcb_window_t w)
     return t;
 }
 
-/* Does `now` hold the focus for `window`: it is the window, or (accept_modal) a dialog of
- * the same process transient for it, which is where a modal dialog takes the focus. */
+/* _NET_WM_STATE of w holds _NET_WM_STATE_MODAL. */
+static bool is_modal(ad_x11 *x, xcb_window_t w)
+{
+    xcb_ewmh_get_atoms_reply_t st;
+    bool modal = false;
+    if (!xcb_ewmh_get_wm_state_reply(&x->ewmh, xcb_ewmh_get_wm_state(&x->ewmh, w), &st, NULL))
+        return false;
+    for (uint32_t i = 0; i < st.atoms_len; i++)
+        modal |= st.atoms[i] == x->ewmh._NET_WM_STATE_MODAL;
+    xcb_ewmh_get_atoms_reply_wipe(&st);
+    return modal;
+}
+
+/* Does `now` hold the focus for `window`: it is the window, or (accept_modal) a modal
+ * dialog of the same process transient for it, which is where a modal dialog takes the
+ * focus. */
 static bool holds_focus(ad_x11 *x, xcb_window_t now, xcb_window_t window, bool accept_modal)
 {
     if (now == XCB_WINDOW_NONE)
         return false;
-    if (now != window && !(accept_modal && transient_for(x, now) == window &&
+    if (now != window && !(accept_modal && transient_for(x, now) == window && is_modal(x, now) &&
                            wm_pid(x, now) == wm_pid(x, window)))
         return false;
     return focus_inside(x, now) && frame_settled(x, now);
@@ -270,29 +284,20 @@ static int focus_loop(ad_x11 *x, uint32_t window, int64_t deadline_us, bool acce
                                           active(x));
     if (ad_x11_sync(x, err) < 0)
         return -1;
-    xcb_window_t now = XCB_WINDOW_NONE, held = XCB_WINDOW_NONE;
+    xcb_window_t now = XCB_WINDOW_NONE;
     do {
         if (xcb_connection_has_error(x->c))
             return ad_x11_sync(x, err);
         now = active(x);
-        if (!holds_focus(x, now, window, accept_modal)) {
-            held = XCB_WINDOW_NONE;
+        if (!holds_focus(x, now, window, accept_modal))
             continue;
-        }
-        if (held == now) { /* the second read in a row */
+        ad_x11_sync_quiet(x); /* a round trip, then the second read */
+        xcb_window_t again = active(x);
+        if (again == now && holds_focus(x, again, window, accept_modal)) {
             if (ret_active)
                 *ret_active = now;
             return 0;
         }
-        held = now;
-        ad_x11_sync_quiet(x); /* a round trip between the two reads */
-        now = active(x);
-        if (now == held && holds_focus(x, now, window, accept_modal)) {
-            if (ret_active)
-                *ret_active = now;
-            return 0;
-        }
-        held = XCB_WINDOW_NONE;
     } while (ad_x11_wait_event(x, deadline_us));
     ad_error_set(err, AD_TIMEOUT, "Window 0x%x did not become the active window in time",
                  window);

@@ -225,15 +225,22 @@ def test_maximize_then_restore(cli, fixture_win):
 
 
 def test_minimize_then_restore(cli, fixture_app, fixture_win):
+    """Several rounds: GTK 3 reports made-up extents for an iconified window (measured:
+    617,1057 one time, 627,1097 the next) and openbox animates the iconify, so the minimized
+    window's rectangle rarely matches its X window; restore must still find the window
+    (WINDOW_NOT_FOUND, kind no_x11_window, before the title fallback of the mapping)."""
     window_id, wid, _ = fixture_win
-    data = cli.ok("minimize", "--window-id", window_id)
-    assert data["disposition"] == VERIFIED
-    assert data["details"] == {"verification_scope": "window_minimized_state"}
-    assert "_NET_WM_STATE_HIDDEN" in wm_state(wid) and map_state(wid) == "IsUnMapped"
-    data = cli.ok("restore", "--window-id", window_id)
-    assert data["disposition"] == UNVERIFIED
-    obs.wait_until(lambda: map_state(wid) == "IsViewable" and
-                   "_NET_WM_STATE_HIDDEN" not in wm_state(wid), what="the window to come back")
+    for _ in range(3):
+        data = cli.ok("minimize", "--window-id", window_id)
+        assert data["disposition"] == VERIFIED
+        assert data["details"] == {"verification_scope": "window_minimized_state"}
+        assert "_NET_WM_STATE_HIDDEN" in wm_state(wid) and map_state(wid) == "IsUnMapped"
+        assert listed(cli, window_id)["minimized"] is True
+        data = cli.ok("restore", "--window-id", window_id)
+        assert data["disposition"] == UNVERIFIED
+        obs.wait_until(lambda: map_state(wid) == "IsViewable" and
+                       "_NET_WM_STATE_HIDDEN" not in wm_state(wid),
+                       what="the window to come back")
 
 
 def test_target_rules(cli, fixture_app, fixture_win):

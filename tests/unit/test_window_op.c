@@ -14,35 +14,24 @@
 #include "fake_adapter.h"
 #include "test_util.h"
 
-/* The test bed's app "form" (pid 300) and its focused window "Form" (w-fake-1) at
- * 10,20 400x300. */
-typedef struct {
-    tu_bed *bed;
-    fake_adapter *fake;
-    fake_window *win;
-} fx;
-
+/* The state is the test bed (test_util.h): app "form" (pid 300) and its focused window
+ * "Form" (w-fake-1), here at 10,20 400x300. */
 static int setup(void **state)
 {
-    fx *f = calloc(1, sizeof(*f));
-    f->bed = tu_bed_new(fk("window|n=Form", NULL));
-    f->fake = f->bed->fake;
-    f->win = fake_window_get(f->fake, "w-fake-1");
-    f->win->w.bounds_known = true;
-    f->win->w.bounds = (ad_rect){10, 20, 400, 300};
-    *state = f;
+    tu_bed *b = tu_bed_new(fk("window|n=Form", NULL));
+    fake_window *w = fake_window_get(b->fake, "w-fake-1");
+    w->w.bounds_known = true;
+    w->w.bounds = (ad_rect){10, 20, 400, 300};
+    *state = b;
     return 0;
 }
 
-static int teardown(void **state)
+static fake_window *form(tu_bed *b)
 {
-    fx *f = *state;
-    tu_bed_free(f->bed);
-    free(f);
-    return 0;
+    return fake_window_get(b->fake, "w-fake-1");
 }
 
-static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
+static json_t *run(tu_bed *f, const char *cmd, json_t *args, int want_exit)
 {
     json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, NULL, want_exit);
     assert_int_equal(json_is_true(tu_at(env, "ok")), want_exit == 0);
@@ -51,7 +40,7 @@ static json_t *run(fx *f, const char *cmd, json_t *args, int want_exit)
 
 /* Runs a command that must fail with `code` (and details.kind `kind`, NULL: any) carrying
  * `delivery`; returns the envelope. */
-static json_t *run_error(fx *f, const char *cmd, json_t *args, const char *code,
+static json_t *run_error(tu_bed *f, const char *cmd, json_t *args, const char *code,
                          const char *kind, const char *delivery)
 {
     json_t *env = run(f, cmd, args, 1);
@@ -73,7 +62,7 @@ static void assert_target(const json_t *env)
 
 static void test_move_report(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     json_t *env = run(f, "move-window", tu_args("move-window", "{s:i, s:i, s:s}", "x", -100,
                                                 "y", 40, "app", "form"), 0);
     assert_int_equal(f->fake->last_win_req.op, AD_WIN_MOVE);
@@ -99,8 +88,8 @@ static void test_move_report(void **state)
 
 static void test_resize_report_by_window_id(void **state)
 {
-    fx *f = *state;
-    f->win->w.is_focused = false; /* --window-id needs no focus */
+    tu_bed *f = *state;
+    form(f)->w.is_focused = false; /* --window-id needs no focus */
     json_t *env = run(f, "resize-window", tu_args("resize-window", "{s:i, s:i, s:s}", "width",
                                                   800, "height", 600, "window_id", "w-fake-1"),
                       0);
@@ -139,7 +128,7 @@ static void test_tolerance(void **state)
 
 static void test_clamped_resize_is_action_failed(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     f->fake->win_clamp = true;
     f->fake->win_observed = (ad_win_state){.known = true, .bounds = {10, 20, 362, 300}};
     /* The request went out: delivered_unverified, not safe to retry blindly. */
@@ -155,7 +144,7 @@ static void test_clamped_resize_is_action_failed(void **state)
 
 static void test_minimize_maximize_shapes(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     json_t *env = run(f, "maximize", tu_args("maximize", "{s:s}", "app", "form"), 0);
     assert_string_equal(tu_str(env, "data.steps.0.label"), "window_maximize");
     assert_string_equal(tu_str(env, "data.details.verification_scope"),
@@ -182,7 +171,7 @@ static void test_minimize_maximize_shapes(void **state)
 
 static void test_restore_is_unverified(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     f->fake->win_clamp = true; /* even a read that does not settle: restore is not judged */
     json_t *env = run(f, "restore", tu_args("restore", "{s:s}", "app", "form"), 0);
     assert_string_equal(tu_str(env, "data.action"), "restore");
@@ -197,7 +186,7 @@ static void test_restore_is_unverified(void **state)
 /* The window's process is gone (its pid now another process): nothing is sent. */
 static void test_stale_window_is_stale_ref(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     fake_kill(f->fake, 300);
     json_decref(run_error(f, "move-window", tu_args("move-window", "{s:i, s:i, s:s}", "x", 1,
                                                     "y", 2, "window_id", "w-fake-1"),
@@ -207,7 +196,7 @@ static void test_stale_window_is_stale_ref(void **state)
 
 static void test_lookup_failures_not_delivered(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     json_decref(run_error(f, "maximize", tu_args("maximize", "{s:s}", "window_id", "w-fake-9"),
                           "WINDOW_NOT_FOUND", NULL, "not_delivered"));
     json_decref(run_error(f, "minimize", tu_args("minimize", "{s:s}", "app", "nope"),
@@ -215,7 +204,7 @@ static void test_lookup_failures_not_delivered(void **state)
     json_t *env;
     /* Two windows, neither focused nor otherwise singled out: AMBIGUOUS_TARGET. */
     fake_add_window(f->fake, "form", "Second", fk("window|n=Second", NULL));
-    f->win->w.is_focused = false;
+    form(f)->w.is_focused = false;
     env = run_error(f, "maximize", tu_args("maximize", "{s:s}", "app", "form"),
                     "AMBIGUOUS_TARGET", NULL, "not_delivered");
     json_decref(env);
@@ -225,7 +214,7 @@ static void test_lookup_failures_not_delivered(void **state)
 /* An impossible size never reaches the window manager. */
 static void test_size_out_of_range(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     int bad[][2] = {{0, 300}, {400, -1}, {40000, 300}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         json_t *env = run(f, "resize-window", tu_args("resize-window", "{s:i, s:i}", "width",
@@ -238,7 +227,7 @@ static void test_size_out_of_range(void **state)
 
 static void test_adapter_without_window_ops(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     ad_adapter_ops ops = *f->fake->base.ops;
     const ad_adapter_ops *saved = f->fake->base.ops;
     ops.window_op = NULL;
@@ -250,8 +239,8 @@ static void test_adapter_without_window_ops(void **state)
 
 static void test_focus_names_the_focused_window(void **state)
 {
-    fx *f = *state;
-    f->win->w.is_focused = false;
+    tu_bed *f = *state;
+    form(f)->w.is_focused = false;
     json_t *env = run(f, "focus-window", tu_args("focus-window", "{s:s}", "title", "for"), 0);
     assert_int_equal(f->fake->last_win_req.op, AD_WIN_FOCUS);
     assert_string_equal(tu_str(env, "data.focused.id"), "w-fake-1");
@@ -271,7 +260,7 @@ static void test_focus_names_the_focused_window(void **state)
 
 static void test_focus_failures(void **state)
 {
-    fx *f = *state;
+    tu_bed *f = *state;
     json_decref(run_error(f, "focus-window", tu_args("focus-window", "{}"), "INVALID_ARGS",
                           NULL, "not_delivered"));
     json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s}", "title",
@@ -281,7 +270,7 @@ static void test_focus_failures(void **state)
                                                      "w-fake-1", "title", "Other"),
                           "WINDOW_NOT_FOUND", "title_mismatch", "not_delivered"));
     fake_add_window(f->fake, "form", "Form 2", fk("window|n=Form 2", NULL));
-    f->win->w.is_focused = false;
+    form(f)->w.is_focused = false;
     json_decref(run_error(f, "focus-window", tu_args("focus-window", "{s:s}", "title",
                                                      "form"),
                           "AMBIGUOUS_TARGET", NULL, "not_delivered"));
@@ -295,7 +284,7 @@ static void test_focus_failures(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, tu_bed_teardown)
     const struct CMUnitTest tests[] = {
         T(test_move_report),
         T(test_resize_report_by_window_id),

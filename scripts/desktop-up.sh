@@ -3,7 +3,8 @@
 #
 #   scripts/desktop-up.sh DIR
 #
-# Starts, in order: Xvfb on the first free display from :90 upwards (1280x1024x24), a
+# Starts, in order: Xvfb on the first free display from :90 upwards (1280x1024x24, or
+# AD_DESKTOP_SCREEN such as 1280x800x24: bench/bench-screenshot.sh), a
 # private D-Bus session bus, openbox, and the AT-SPI bus launcher. Each step is polled
 # against a deadline (AD_DESKTOP_TIMEOUT_S, default 30 s per step). On success DIR holds:
 #   pids          one line per started process: "PID STARTTIME LABEL" (tests may append
@@ -104,7 +105,7 @@ xvfb_ready() { # N PID
 xvfb_pid="" display=""
 for ((n = 90; n < 190; n++)); do
   [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
-  Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp -noreset </dev/null >"$DIR/xvfb.log" 2>&1 &
+  Xvfb ":$n" -screen 0 "${AD_DESKTOP_SCREEN:-1280x1024x24}" -nolisten tcp -noreset </dev/null >"$DIR/xvfb.log" 2>&1 &
   xvfb_pid=$!
   rc=0
   wait_for "Xvfb :$n" "$xvfb_pid" xvfb_ready "$n" "$xvfb_pid" || rc=$?

@@ -27,6 +27,10 @@ PACKAGES=(
   python3-pyqt5
   # test tooling
   jq python3 python3-pytest python3-pyatspi gir1.2-atspi-2.0
+  # clipboard reads and writes of other clients, INCR seen on the wire (test_clipboard.py)
+  xclip python3-xlib
+  # a compositing manager for the screenshot tests under compositing (test_screenshot.py)
+  xcompmgr
   # the MCP client SDKs' runtime (tests/mcp: node:test, npm ci from the lockfile); this
   # machine's nodejs (20, a repack) ships npm itself, and Debian's npm package would
   # conflict with it, so npm is not listed

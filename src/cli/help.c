@@ -16,12 +16,15 @@ static void print_arg(FILE *out, const ad_arg_spec *s)
         snprintf(left, sizeof(left), "  -%c, --%s%s", s->short_name, s->name,
                  s->type == AD_ARG_BOOL ? "" : " VALUE");
     else
-        snprintf(left, sizeof(left), "  --%s%s", s->name, s->type == AD_ARG_BOOL ? "" : " VALUE");
+        snprintf(left, sizeof(left), "  --%s%s", s->name,
+                 s->type == AD_ARG_BOOL ? "" : s->bare_value ? " [VALUE]" : " VALUE");
     fprintf(out, "%-34s %s", left, s->help ? s->help : "");
     if (s->choices)
         fprintf(out, " [%s]", s->choices);
     if (s->action_defaults)
         fprintf(out, " (default %s)", s->action_defaults);
+    else if (s->default_value && !s->default_value[0])
+        fprintf(out, " (default: empty)"); /* "(default )" would read as a typo */
     else if (s->default_value)
         fprintf(out, " (default %s)", s->default_value);
     if (s->only_for)

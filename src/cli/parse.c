@@ -116,6 +116,13 @@ static int take_option(int argc, char **argv, int *i, ad_cli_parsed *p, ad_error
         return store(target, spec, "", err);
     }
     const char *value = inline_value;
+    if (!value && spec->bare_value) {
+        const char *next = *i + 1 < argc ? argv[*i + 1] : "";
+        char *end = NULL;
+        strtoll(next, &end, 10);
+        if (!*next || *end) /* no whole number follows: the flag alone */
+            value = spec->bare_value;
+    }
     if (!value) {
         if (*i + 1 >= argc)
             return parse_fail(err, "Flag --%s needs a value%s", spec->name, "");

@@ -22,6 +22,10 @@ int ad_cmd_snapshot(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
 int ad_cmd_find(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_is(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_screenshot(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                      struct ad_error *err);
+int ad_cmd_list_displays(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
 
 /* A ref action's data in the table (ad_command.data): the pipeline's spec and where its
  * text comes from. */
@@ -40,6 +44,14 @@ extern const ad_ref_action_def ad_ra_click, ad_ra_double_click, ad_ra_triple_cli
  * ad_ref_action_def. */
 int ad_cmd_ref_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                       struct ad_error *err);
+/* launch and close-app (commands/launch.c, commands/close_app.c). The check refuses a
+ * repeated --env KEY, an --env without KEY=, and with --cdp an --arg that sets a switch
+ * --cdp owns (details.kind cdp_switch_conflict). */
+int ad_cmd_launch(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                  struct ad_error *err);
+int ad_launch_args_check(const json_t *given, const json_t *args, struct ad_error *err);
+int ad_cmd_close_app(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                     struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);
 int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
@@ -68,6 +80,13 @@ int ad_cmd_focus_window(struct ad_ctx *ctx, const json_t *args, json_t **ret_dat
                         struct ad_error *err);
 int ad_cmd_window_op(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                      struct ad_error *err);
+/* clipboard-get, clipboard-set, clipboard-clear (commands/clipboard.c). */
+int ad_cmd_clipboard_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
+int ad_cmd_clipboard_set(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                         struct ad_error *err);
+int ad_cmd_clipboard_clear(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                           struct ad_error *err);
 
 /* Cross-argument checks the table's rules cannot express (ad_command.check). */
 int ad_wait_args_check(const json_t *given, const json_t *args, struct ad_error *err);

@@ -16,7 +16,7 @@ static bool flag_on(const json_t *args, const char *key)
 }
 
 /* One warning for a flag that is recorded in the manifest but has no effect in this build
- * yet (screenshot capture and the cursor overlay come later): saying so, not pretending. */
+ * yet (the cursor overlay comes later): saying so, not pretending. */
 static void not_in_build(json_t *warnings, const char *flag, const char *message)
 {
     json_array_append_new(warnings, json_pack("{s:s, s:s, s:s}", "kind", "not_in_this_build",
@@ -55,9 +55,6 @@ static int session_start(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
                           "next", next, "session_id", id,
                           "trace", json_object_get(m, "trace"));
     json_t *warnings = json_array();
-    if (o.screenshots)
-        not_in_build(warnings, "screenshots", "Recorded in the manifest (artifacts: full), "
-                     "but this build captures no screenshots or refmap copies yet");
     if (o.cursor)
         not_in_build(warnings, "cursor", "Recorded in the manifest, but this build draws no "
                      "cursor overlay yet");

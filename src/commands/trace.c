@@ -9,9 +9,11 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "core/base64.h"
 #include "commands/trace_read.h"
 #include "commands/trace_viewer.h"
 #include "core/ctx.h"
+#include "core/private_file.h"
 #include "core/state_files.h"
 #include "core/utf8.h"
 #include "dispatch/trace_writer.h"
@@ -72,29 +74,6 @@ static int trace_show(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
 
 #define SCREEN_MAX (16 * 1024 * 1024)
 
-/* in as a data:image/png URI (malloc'd, the caller frees; NULL when out of memory). */
-static char *base64_data_uri(const unsigned char *in, size_t n)
-{
-    static const char tab[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    static const char head[] = "data:image/png;base64,";
-    char *out = malloc(sizeof(head) + (n + 2) / 3 * 4);
-    if (!out)
-        return NULL;
-    char *o = out + sizeof(head) - 1;
-    memcpy(out, head, sizeof(head) - 1);
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        *o++ = tab[v >> 18 & 63];
-        *o++ = tab[v >> 12 & 63];
-        *o++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? tab[v & 63] : '=';
-    }
-    *o = '\0';
-    return out;
-}
-
 /* One image an action.artifacts event names ("screens/NAME.png", relative to trace/) as a
  * data: URI (malloc'd, the caller frees), or NULL when it is not there or not a private file
  * of this user. */
@@ -107,7 +86,7 @@ static char *screen_uri(const ad_state_dir *screens, const char *rel)
     ad_error e = AD_ERROR_INIT;
     char *uri = NULL;
     if (ad_state_file_read(screens, rel + 8, SCREEN_MAX, &bytes, &len, &e) == 0)
-        uri = base64_data_uri((const unsigned char *)bytes, len);
+        uri = ad_base64_encode((const unsigned char *)bytes, len, "data:image/png;base64,");
     ad_error_clear(&e);
     free(bytes);
     return uri;
@@ -149,51 +128,6 @@ static json_t *embed_screens(ad_ctx *ctx, const json_t *events, size_t *embedded
     ad_state_dir_close(&dir);
     ad_state_dir_close(&trace);
     return screens;
-}
-
-/* Writes a new private file at path, whole or not at all: a temp file beside it, then a
- * rename that refuses to replace an existing file. */
-static int write_new_file(const char *path, const char *data, size_t len, ad_error *err)
-{
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 8);
-    if (!tmp)
-        return ad_error_set(err, AD_INTERNAL, "out of memory");
-    snprintf(tmp, n + 8, "%s.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC); /* mode 0600 */
-    int rc = -1;
-    if (fd < 0) {
-        ad_error_set(err, AD_INVALID_ARGS, "Cannot create '%s': %s", path, strerror(errno));
-        ad_error_suggest(err, "Pass --out a path in a directory you can write");
-        free(tmp);
-        return -1;
-    }
-    size_t at = 0;
-    while (at < len) {
-        ssize_t w = write(fd, data + at, len - at);
-        if (w <= 0)
-            break;
-        at += (size_t)w;
-    }
-    bool whole = at == len && fsync(fd) == 0;
-    close(fd);
-    if (!whole) {
-        ad_error_set(err, AD_INTERNAL, "Cannot write '%s'", path);
-    } else if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {
-        if (errno == EEXIST) {
-            ad_error_set(err, AD_INVALID_ARGS, "'%s' already exists", path);
-            ad_error_suggest(err, "Pass --out a new file name");
-            ad_error_detail(err, "kind", json_string("out_exists"));
-        } else {
-            ad_error_set(err, AD_INVALID_ARGS, "Cannot create '%s': %s", path, strerror(errno));
-        }
-    } else {
-        rc = 0;
-    }
-    if (rc < 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
 }
 
 /* The default export: trace-<session>.html in the session directory, replaced atomically. */
@@ -238,7 +172,7 @@ static int trace_export(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
     if (!html)
         ad_error_set(err, AD_INTERNAL, "out of memory");
     else if (out)
-        rc = write_new_file(out, html, len, err);
+        rc = ad_private_file_write(out, html, len, true, "trace export", NULL, err);
     else
         rc = write_default(ctx, html, len, &path, err);
     if (rc == 0) {

@@ -1,6 +1,8 @@
 /* trace_viewer.c: the trace export's HTML (trace_viewer.h). */
 #include "commands/trace_viewer.h"
 
+#include "core/text_buf.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,78 +10,19 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    bool failed;
-} html_buf;
-
-static void put_n(html_buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *nb = realloc(b->buf, cap);
-        if (!nb) {
-            b->failed = true;
-            return;
-        }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, s, n);
-    b->len += n;
-    b->buf[b->len] = '\0';
-}
-
-static void put(html_buf *b, const char *s)
-{
-    put_n(b, s, strlen(s));
-}
-
-static void putf(html_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(html_buf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        put_n(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
-}
-
-/* Text and attribute values: every character that could end either is escaped. */
-static void put_escaped(html_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': put(b, "&amp;"); break;
-        case '<': put(b, "&lt;"); break;
-        case '>': put(b, "&gt;"); break;
-        case '"': put(b, "&quot;"); break;
-        case '\'': put(b, "&#39;"); break;
-        default: put_n(b, s, 1);
-        }
-    }
-}
-
 static const char *str(const json_t *ev, const char *key)
 {
     return json_string_value(json_object_get(ev, key));
 }
 
-static void put_time(html_buf *b, json_int_t ts_ms)
+static void put_time(ad_buf *b, json_int_t ts_ms)
 {
     time_t s = (time_t)(ts_ms / 1000);
     struct tm tm;
     char text[32] = "?";
     if (gmtime_r(&s, &tm))
         strftime(text, sizeof(text), "%H:%M:%S", &tm);
-    putf(b, "%s.%03d", text, (int)(ts_ms % 1000));
+    ad_buf_putf(b, "%s.%03d", text, (int)(ts_ms % 1000));
 }
 
 /* The keys every event has, shown in their own columns rather than under details. */
@@ -94,7 +37,7 @@ static bool common_key(const char *k)
     return false;
 }
 
-static void put_details(html_buf *b, const json_t *ev)
+static void put_details(ad_buf *b, const json_t *ev)
 {
     json_t *rest = json_object();
     const char *k;
@@ -102,21 +45,21 @@ static void put_details(html_buf *b, const json_t *ev)
     json_object_foreach((json_t *)ev, k, v) if (!common_key(k)) json_object_set(rest, k, v);
     if (json_object_size(rest)) {
         char *s = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
-        put_escaped(b, s);
+        ad_buf_put_escaped(b, s);
         free(s);
     }
     json_decref(rest);
 }
 
-static void put_outcome(html_buf *b, const json_t *ev)
+static void put_outcome(ad_buf *b, const json_t *ev)
 {
     json_t *ok = json_object_get(ev, "ok");
     if (json_is_true(ok))
-        put(b, "<span class=\"ok\">ok</span>");
+        ad_buf_put(b, "<span class=\"ok\">ok</span>");
     else if (json_is_false(ok) || str(ev, "code")) { /* a failed command, or a failed step */
-        put(b, "<span class=\"bad\">error ");
-        put_escaped(b, str(ev, "code"));
-        put(b, "</span>");
+        ad_buf_put(b, "<span class=\"bad\">error ");
+        ad_buf_put_escaped(b, str(ev, "code"));
+        ad_buf_put(b, "</span>");
     }
 }
 
@@ -145,7 +88,7 @@ static const char script[] =
     "box.addEventListener('input',apply);fail.addEventListener('change',apply);"
     "checks.forEach(function(c){c.addEventListener('change',apply);});apply();})();";
 
-static void put_filters(html_buf *b, const json_t *events)
+static void put_filters(ad_buf *b, const json_t *events)
 {
     json_t *names = json_object();
     size_t i;
@@ -157,25 +100,25 @@ static void put_filters(html_buf *b, const json_t *events)
             json_object_set_new(names, e, json_integer(c ? json_integer_value(c) + 1 : 1));
         }
     }
-    put(b, "<div id=\"filters\"><label>Event prefix <input id=\"prefix\" type=\"text\" "
+    ad_buf_put(b, "<div id=\"filters\"><label>Event prefix <input id=\"prefix\" type=\"text\" "
            "placeholder=\"command.\"></label><label><input id=\"failures\" type=\"checkbox\">"
            " failed commands only</label><br>");
     const char *k;
     json_t *v;
     json_object_foreach(names, k, v) {
-        put(b, "<label><input class=\"evname\" type=\"checkbox\" checked value=\"");
-        put_escaped(b, k);
-        put(b, "\"> ");
-        put_escaped(b, k);
-        putf(b, " (%" JSON_INTEGER_FORMAT ")</label>", json_integer_value(v));
+        ad_buf_put(b, "<label><input class=\"evname\" type=\"checkbox\" checked value=\"");
+        ad_buf_put_escaped(b, k);
+        ad_buf_put(b, "\"> ");
+        ad_buf_put_escaped(b, k);
+        ad_buf_putf(b, " (%" JSON_INTEGER_FORMAT ")</label>", json_integer_value(v));
     }
-    put(b, "</div>");
+    ad_buf_put(b, "</div>");
     json_decref(names);
 }
 
-static void put_commands(html_buf *b, const json_t *events)
+static void put_commands(ad_buf *b, const json_t *events)
 {
-    put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
+    ad_buf_put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
            "<th>Outcome</th><th>Duration</th></tr>");
     size_t i;
     json_t *ev;
@@ -183,36 +126,36 @@ static void put_commands(html_buf *b, const json_t *events)
         const char *e = str(ev, "event");
         if (!e || strcmp(e, "command.end") != 0)
             continue;
-        put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
+        ad_buf_put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
         put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
-        put(b, "</td><td>");
-        put_escaped(b, str(ev, "command"));
-        put(b, "</td><td>");
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "command"));
+        ad_buf_put(b, "</td><td>");
         put_outcome(b, ev);
-        putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
+        ad_buf_putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
              json_integer_value(json_object_get(ev, "duration_ms")));
     }
-    put(b, "</table>");
+    ad_buf_put(b, "</table>");
 }
 
-static void put_screens(html_buf *b, const json_t *pair)
+static void put_screens(ad_buf *b, const json_t *pair)
 {
     const char *before = str(pair, "before"), *after = str(pair, "after");
     if (before) {
-        put(b, "<div>before <img alt=\"before\" src=\"");
-        put_escaped(b, before);
-        put(b, "\"></div>");
+        ad_buf_put(b, "<div>before <img alt=\"before\" src=\"");
+        ad_buf_put_escaped(b, before);
+        ad_buf_put(b, "\"></div>");
     }
     if (after) {
-        put(b, "<div>after <img alt=\"after\" src=\"");
-        put_escaped(b, after);
-        put(b, "\"></div>");
+        ad_buf_put(b, "<div>after <img alt=\"after\" src=\"");
+        ad_buf_put_escaped(b, after);
+        ad_buf_put(b, "\"></div>");
     }
 }
 
-static void put_timeline(html_buf *b, const ad_trace_viewer_input *in)
+static void put_timeline(ad_buf *b, const ad_trace_viewer_input *in)
 {
-    put(b, "<h2>Timeline (<span id=\"shown\"></span> shown)</h2><table id=\"timeline\"><tr>"
+    ad_buf_put(b, "<h2>Timeline (<span id=\"shown\"></span> shown)</h2><table id=\"timeline\"><tr>"
            "<th>Time (UTC)</th><th>Segment</th><th>Seq</th><th>Event</th><th>Command</th>"
            "<th>Outcome</th><th>Duration</th><th>Details</th></tr>");
     size_t i;
@@ -221,57 +164,57 @@ static void put_timeline(html_buf *b, const ad_trace_viewer_input *in)
         const char *e = str(ev, "event");
         bool failed = json_is_false(json_object_get(ev, "ok"));
         bool snap = e && strncmp(e, "snapshot.", 9) == 0;
-        putf(b, "<tr class=\"ev%s%s\" data-failed=\"%d\" data-seq=\"%" JSON_INTEGER_FORMAT
+        ad_buf_putf(b, "<tr class=\"ev%s%s\" data-failed=\"%d\" data-seq=\"%" JSON_INTEGER_FORMAT
                 "\" data-event=\"", failed ? " failed" : "", snap ? " snapshot" : "", failed,
              json_integer_value(json_object_get(ev, "seq")));
-        put_escaped(b, e);
-        put(b, "\" data-segment=\"");
-        put_escaped(b, str(ev, "segment"));
-        put(b, "\"><td>");
+        ad_buf_put_escaped(b, e);
+        ad_buf_put(b, "\" data-segment=\"");
+        ad_buf_put_escaped(b, str(ev, "segment"));
+        ad_buf_put(b, "\"><td>");
         put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
-        put(b, "</td><td>");
-        put_escaped(b, str(ev, "segment"));
-        putf(b, "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "segment"));
+        ad_buf_putf(b, "</td><td>%" JSON_INTEGER_FORMAT "</td><td>",
              json_integer_value(json_object_get(ev, "seq")));
-        put_escaped(b, e);
-        put(b, "</td><td>");
-        put_escaped(b, str(ev, "command"));
-        put(b, "</td><td>");
+        ad_buf_put_escaped(b, e);
+        ad_buf_put(b, "</td><td>");
+        ad_buf_put_escaped(b, str(ev, "command"));
+        ad_buf_put(b, "</td><td>");
         put_outcome(b, ev);
-        put(b, "</td><td>");
+        ad_buf_put(b, "</td><td>");
         if (json_is_integer(json_object_get(ev, "duration_ms")))
-            putf(b, "%" JSON_INTEGER_FORMAT " ms",
+            ad_buf_putf(b, "%" JSON_INTEGER_FORMAT " ms",
                  json_integer_value(json_object_get(ev, "duration_ms")));
-        put(b, "</td><td class=\"details\">");
+        ad_buf_put(b, "</td><td class=\"details\">");
         put_details(b, ev);
         put_screens(b, json_array_get(in->screens, i));
-        put(b, "</td></tr>");
+        ad_buf_put(b, "</td></tr>");
     }
-    put(b, "</table>");
+    ad_buf_put(b, "</table>");
 }
 
 char *ad_trace_viewer_html(const ad_trace_viewer_input *in, size_t *len)
 {
-    html_buf b = {0};
-    put(&b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    ad_buf b = {0};
+    ad_buf_put(&b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
             "<title>agent-desktop trace ");
-    put_escaped(&b, in->session_id);
-    put(&b, "</title><style>");
-    put(&b, style);
-    put(&b, "</style></head><body><h1>agent-desktop trace <code>");
-    put_escaped(&b, in->session_id);
-    putf(&b, "</code></h1><p id=\"summary\">%zu of %zu events%s. Times are UTC. Sensitive "
+    ad_buf_put_escaped(&b, in->session_id);
+    ad_buf_put(&b, "</title><style>");
+    ad_buf_put(&b, style);
+    ad_buf_put(&b, "</style></head><body><h1>agent-desktop trace <code>");
+    ad_buf_put_escaped(&b, in->session_id);
+    ad_buf_putf(&b, "</code></h1><p id=\"summary\">%zu of %zu events%s. Times are UTC. Sensitive "
              "fields read {\"redacted\": true}; screenshots are not redacted.</p>",
          json_array_size(in->events), in->total_events,
          in->truncated ? " (the earliest were left out: export with --limit 0 for all)" : "");
     put_filters(&b, in->events);
     put_commands(&b, in->events);
     put_timeline(&b, in);
-    put(&b, "<script>");
-    put(&b, script);
-    put(&b, "</script></body></html>\n");
+    ad_buf_put(&b, "<script>");
+    ad_buf_put(&b, script);
+    ad_buf_put(&b, "</script></body></html>\n");
     if (b.failed) {
         free(b.buf);
         return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/action_artifacts.h"
 #include "core/action_wait.h"
 #include "core/actionability.h"
 #include "core/lease.h"
@@ -412,6 +413,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     ad_resolved r = {0};
     ad_lease lease = AD_LEASE_INIT;
     ad_act_result res = {0};
+    ad_artifacts art = {0};
     int rc = -1;
     if (ad_resolve_load(ctx, ref, &r, err) < 0) {
         ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s}", "ref", ref, "code",
@@ -475,6 +477,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int was_checked = ok == 0 ? ad_node_checked(r.node) : -1;
     char *before = ok == 0 && ad_text_get(&r.node->value) ? strdup(ad_text_get(&r.node->value))
                                                           : NULL;
+    if (ok == 0) /* --screenshots sessions: the picture before, once the target is live */
+        ad_artifacts_before(ctx, &r.window, r.refmap, spec->name, ref, &art);
     if (ok == 0)
         ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? want : text, headed,
                       deadline > ad_now_us() ? deadline : ad_deadline_after_ms(2000), &res, &e);
@@ -538,6 +542,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     *ret_data = d;
     rc = 0;
 done:
+    ad_artifacts_after(ctx, &r.window, &art); /* after the readback: the settled window */
     if (r.window.id) {
         free(ctx->observed_window_id);
         ctx->observed_window_id = strdup(r.window.id);

@@ -16,6 +16,10 @@ struct ad_trace {
     int (*emit)(struct ad_trace *sink, const char *event, json_t *fields_stolen);
 };
 
+/* A session trace's budget of directory entries under trace/: its segments, and the files of
+ * session screenshots and refmap copies (core/action_artifacts.h). */
+#define AD_TRACE_ENTRIES_MAX 4096LL
+
 /* Adds `event` with fields_stolen (an object, or NULL for none) to ctx's trace. Steals the
  * fields whether or not a trace is attached. Returns 0 when written or when nothing traces,
  * -1 when an attached writer could not write it (callers other than dispatch ignore this). */

@@ -57,14 +57,17 @@ const ad_arg_spec ad_args_launch[] = {
     {.name = "arg", .type = AD_ARG_STRING_LIST,
      .help = "Command-line argument for the app; repeatable, order kept."},
     {.name = "env", .type = AD_ARG_STRING_LIST,
-     .help = "KEY=VALUE for the launched process; repeatable."},
+     .help = "KEY=VALUE for the launched process; repeatable, each KEY once."},
     {.name = "cwd", .type = AD_ARG_STRING, .help = "Working directory for the launched process."},
     {.name = "no-attach", .type = AD_ARG_BOOL,
      .help = "Start a fresh instance instead of attaching to a running one."},
     {.name = "activate", .type = AD_ARG_BOOL,
      .help = "Bring the app forward and wait for a window up to --timeout."},
-    {.name = "cdp", .type = AD_ARG_BOOL,
-     .help = "Launch with a verified loopback-only Chrome DevTools endpoint on a free port."},
+    /* --cdp [PORT]: an int so that every door can name a port; the CLI's bare --cdp is 0,
+     * which like an explicit 0 picks a free port (app-window.md). */
+    {.name = "cdp", .type = AD_ARG_INT, .min = 0, .max = 65535, .bare_value = "0",
+     .help = "Launch with a verified loopback-only Chrome DevTools endpoint on PORT (0 or "
+             "none: a free port)."},
     {0},
 };
 
@@ -379,7 +382,7 @@ const ad_arg_spec ad_args_clipboard_get[] = {
 
 const ad_arg_spec ad_args_clipboard_set[] = {
     {.name = "text", .type = AD_ARG_STRING, .positional = true, .max_bytes = 128 * 1024,
-     .help = "Text to write (default: empty text)."},
+     .default_value = "", .help = "Text to write."},
     {.name = "stdin", .type = AD_ARG_BOOL, .front_end = true, .fills = "text",
      .help = "Read up to 128 KiB of text from a pipe or file."},
     {.name = "image", .type = AD_ARG_STRING, .help = "A PNG file of at most 64 MiB."},

@@ -54,6 +54,29 @@ const ad_arg_spec ad_global_args[] = {
 
 /* ---- Cross-argument rules ------------------------------------------------------------ */
 
+/* guides/traces.md: "--debug requires --screenshot PATH.html", and --screenshot names the
+ * debug file, so it means nothing without --debug. */
+const ad_arg_rule ad_global_rules[] = {
+    {AD_RULE_REQUIRES, "debug", "screenshot",
+     .message = "--debug requires --screenshot PATH.html",
+     .suggestion = "Add --screenshot with a new file name ending in .html"},
+    {AD_RULE_REQUIRES, "screenshot", "debug",
+     .message = "--screenshot names the visual debug file, so it requires --debug",
+     .suggestion = "Add --debug, or drop --screenshot"},
+    {AD_RULE_END},
+};
+
+/* screenshot: observation.md, "--screen ... Cannot combine with --app or --window-id". */
+static const ad_arg_rule screenshot_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "screen|app",
+     .message = "--screen captures a display, so it cannot combine with --app",
+     .suggestion = "Drop --screen to capture the app's window, or drop --app"},
+    {AD_RULE_AT_MOST_ONE, "screen|window_id",
+     .message = "--screen captures a display, so it cannot combine with --window-id",
+     .suggestion = "Drop --screen to capture the window, or drop --window-id"},
+    {AD_RULE_END},
+};
+
 /* find: one result shape; an overlay search cannot also be a subtree search. */
 static const ad_arg_rule find_rules[] = {
     {AD_RULE_AT_MOST_ONE, "count|first|last|nth|limit",
@@ -121,6 +144,17 @@ static const ad_arg_rule session_rules[] = {
     {0},
 };
 
+/* clipboard.md: "--stdin ... Cannot be combined with TEXT, --image, or --file-url" (the CLI
+ * refuses TEXT itself); without it --file-url wins over --image, which wins over TEXT. */
+static const ad_arg_rule clipboard_set_rules[] = {
+    {AD_RULE_AT_MOST_ONE, "stdin|image", .message = "--stdin cannot be combined with --image",
+     .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
+    {AD_RULE_AT_MOST_ONE, "stdin|file_url",
+     .message = "--stdin cannot be combined with --file-url",
+     .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
+    {0},
+};
+
 /* ---- The command table ---------------------------------------------------------------- */
 
 #define G_APP "App and window"
@@ -138,11 +172,13 @@ static const ad_arg_rule session_rules[] = {
 const ad_command ad_commands[] = {
     /* App and window */
     {.name = "launch", .desktop_action = true,
-     .group = G_APP, .mutates = true, .args = ad_args_launch,
+     .group = G_APP, .mutates = true, .args = ad_args_launch, .check = ad_launch_args_check,
+     .handler = ad_cmd_launch,
      .summary = "Start an app, or attach to a running one, and return once its process is "
                 "running."},
     {.name = "close-app", .desktop_action = true,
      .group = G_APP, .mutates = true, .destructive = true, .args = ad_args_close_app,
+     .handler = ad_cmd_close_app,
      .summary = "Quit an app and all its windows, or end its process with --force."},
     {.name = "list-apps", .group = G_APP, .args = ad_args_list_inventory,
      .handler = ad_cmd_list_apps, .summary = "List running GUI apps."},
@@ -176,6 +212,7 @@ const ad_command ad_commands[] = {
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
+     .accepts_debug = true,
      .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
@@ -189,8 +226,10 @@ const ad_command ad_commands[] = {
      .summary = "Check one state of a ref: visible, enabled, checked, focused, expanded, or "
                 "selected."},
     {.name = "screenshot", .group = G_OBS, .args = ad_args_screenshot,
+     .rules = screenshot_rules, .handler = ad_cmd_screenshot,
      .summary = "Capture an app window or a display as an image."},
     {.name = "list-displays", .no_accessibility = true, .group = G_OBS, .args = ad_args_no,
+     .handler = ad_cmd_list_displays,
      .summary = "List displays with bounds, scale factor, and primary flag."},
     {.name = "list-surfaces", .handler = ad_cmd_list_surfaces,
      .group = G_OBS, .args = ad_args_list_surfaces,
@@ -201,6 +240,7 @@ const ad_command ad_commands[] = {
 
     /* Interaction */
     {.name = "click", .desktop_action = true, .data = &ad_ra_click, .ref_action = true,
+     .accepts_debug = true,
      .handler = ad_cmd_ref_action, .group = G_INT, .mutates = true, .accepts_wait_flags = true,
      .args = ad_args_ref_action, .summary = "Activate an element with its primary action."},
     {.name = "double-click", .desktop_action = true,
@@ -321,14 +361,14 @@ const ad_command ad_commands[] = {
      .summary = "Press an action button on a notification."},
 
     /* Clipboard */
-    {.name = "clipboard-get", .no_accessibility = true,
+    {.name = "clipboard-get", .no_accessibility = true, .handler = ad_cmd_clipboard_get,
      .group = G_CLIP, .args = ad_args_clipboard_get,
      .summary = "Read text, an image, or file references from the clipboard."},
-    {.name = "clipboard-set", .no_accessibility = true,
+    {.name = "clipboard-set", .no_accessibility = true, .handler = ad_cmd_clipboard_set,
      .group = G_CLIP, .mutates = true, .destructive = true,
-     .args = ad_args_clipboard_set,
+     .args = ad_args_clipboard_set, .rules = clipboard_set_rules,
      .summary = "Write text, an image, or file references to the clipboard."},
-    {.name = "clipboard-clear", .no_accessibility = true,
+    {.name = "clipboard-clear", .no_accessibility = true, .handler = ad_cmd_clipboard_clear,
      .group = G_CLIP, .mutates = true, .destructive = true,
      .args = ad_args_no,
      .summary = "Clear the clipboard."},

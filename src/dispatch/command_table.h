@@ -50,6 +50,10 @@ typedef struct {
      * positional it stands for. Batch, MCP and the C library pass the value itself. */
     bool front_end;
     const char *fills;         /* front_end: the positional it supplies ("text") */
+    /* AD_ARG_INT only: the CLI also takes the flag without a value, meaning this one, and
+     * takes the next word as the value only when it is a whole number (launch --cdp [PORT]).
+     * Batch, MCP and the C library pass the integer. NULL: a value is required. */
+    const char *bare_value;
 } ad_arg_spec;
 
 /* A rule over several arguments, checked on what the caller gave (before defaults), so a
@@ -86,6 +90,7 @@ typedef struct ad_command {
     const char *summary;      /* one line, as in commands.md */
     bool mutates;             /* may change the desktop (MCP: not read-only) */
     bool accepts_wait_flags;  /* --wait-for / --wait-for-gone / --wait-timeout are allowed */
+    bool accepts_debug;       /* --debug --screenshot PATH.html are allowed (visual debug) */
     bool stateless;           /* never opens the state root or a session (version, skills) */
     bool ref_action;          /* a ref action: resolve, actionability, act, verify */
     bool desktop_action;      /* acts on an app: needs an agent id in a multi-agent session */
@@ -110,6 +115,8 @@ bool ad_command_takes_ref(const ad_command *cmd);
 
 /* The global flags every command accepts, before or after the command name. */
 extern const ad_arg_spec ad_global_args[];
+/* The rules over the global flags (AD_RULE_END-terminated), checked by the validator. */
+extern const ad_arg_rule ad_global_rules[];
 
 /* The command table in commands.md order, and its length (60). */
 extern const ad_command ad_commands[];

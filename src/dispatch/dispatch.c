@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "dispatch/validate.h"
+#include "core/visual_debug.h"
 #include "core/ctx.h"
 #include "dispatch/post_wait.h"
 #include "core/refs.h"
@@ -88,10 +89,13 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
         ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone cannot combine");
         return -1;
     }
-    if (json_object_get(globals, "debug") || json_object_get(globals, "screenshot")) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                     "--debug and --screenshot are not available in this build");
-        ad_error_suggest(err, "Run the command without --debug and --screenshot");
+    if ((json_object_get(globals, "debug") || json_object_get(globals, "screenshot")) &&
+        !cmd->accepts_debug) {
+        ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --debug and --screenshot: only "
+                                           "snapshot and click write a visual debug file",
+                     cmd->name);
+        ad_error_suggest(err, "Remove --debug and --screenshot");
+        ad_error_detail_text(err, "argument", "debug");
         return -1;
     }
     return 0;
@@ -265,6 +269,7 @@ json_t *ad_dispatch_with(ad_adapter *adapter, const ad_command *cmd, const json_
     ad_preflight p;
     json_t *data = NULL;
     ad_trace_writer *trace = NULL;
+    ad_visual_debug debug = {0};
     int64_t started = 0;
     int rc = -1;
     /* The ceiling holds from the preflight to the envelope: every deadline in between. */
@@ -296,9 +301,13 @@ json_t *ad_dispatch_with(ad_adapter *adapter, const ad_command *cmd, const json_
         ad_error_detail(&err, "retryable", json_false());
         goto done;
     }
+    if (ad_visual_debug_begin(ctx, args, &debug, &err) < 0)
+        goto done;
     rc = cmd->handler(ctx, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(ctx, args, cmd->mutates, &data, &err);
+    if (rc == 0)
+        ad_visual_debug_end(ctx, &debug, data);
     else if (rc < 0 && cmd->accepts_wait_flags)
         ad_post_action_observation(ctx, &err);
     if (rc < 0)
@@ -333,6 +342,7 @@ done:;
         ad_trace_writer_close(trace);
     }
     ad_error_clear(&err);
+    ad_visual_debug_clear(&debug);
     ad_preflight_clear(&p);
     ad_deadline_ceiling_restore(saved_ceiling);
     return env;

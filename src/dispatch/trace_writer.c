@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/action_artifacts.h"
 #include "core/ctx.h"
 #include "core/session.h"
 #include "core/state_files.h"
@@ -167,6 +168,7 @@ static void count_budget(ad_trace_writer *w, const ad_state_dir *dir, const char
     }
     if (d)
         closedir(d);
+    entries += ad_artifact_entries(dir); /* session screenshots and refmap copies */
     w->entries_spent = !own_exists && entries >= AD_TRACE_ENTRIES_MAX;
 }
 

@@ -28,10 +28,10 @@
 
 #include "core/error.h"
 #include "core/state_files.h"
+#include "core/trace_event.h" /* AD_TRACE_ENTRIES_MAX */
 
 #define AD_TRACE_BYTES_MAX (32LL * 1024 * 1024)
 #define AD_TRACE_EVENTS_MAX 100000LL
-#define AD_TRACE_ENTRIES_MAX 4096LL
 /* A line longer than this is not written (the event is dropped): one write(2) stays small. */
 #define AD_TRACE_LINE_MAX (256 * 1024)
 

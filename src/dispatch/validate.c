@@ -409,6 +409,13 @@ int ad_globals_validate(const json_t *given_in, json_t **ret_globals, ad_error *
         if (!json_is_false(v))
             json_object_set(out, key, v);
     }
+    static const ad_command globals = {.name = "the global flags"};
+    for (const ad_arg_rule *r = ad_global_rules; r->kind != AD_RULE_END; r++) {
+        if (check_rule(&globals, r, out, err) < 0) {
+            json_decref(out);
+            return -1;
+        }
+    }
     *ret_globals = out;
     return 0;
 }

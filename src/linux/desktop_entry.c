@@ -6,14 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_ENTRY_FILES 4096
 
 static const char *const app_dirs[] = {"/usr/share/applications", "/usr/local/share/applications",
                                        NULL};
 
-/* Reads Name= and the first word of Exec= (base name) from the [Desktop Entry] group. */
-static void read_entry(const char *path, char **name, char **exec)
+/* Reads Name= and the first word of Exec= (*prog as written, *exec its base name) from the
+ * [Desktop Entry] group. */
+static void read_entry(const char *path, char **name, char **exec, char **prog_out)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -35,13 +37,14 @@ static void read_entry(const char *path, char **name, char **exec)
             prog[strcspn(prog, " \t")] = '\0';
             char *slash = strrchr(prog, '/');
             *exec = strdup(slash ? slash + 1 : prog);
+            *prog_out = strdup(prog);
         }
     }
     fclose(f);
 }
 
 typedef struct {
-    char *id, *name, *exec;
+    char *id, *name, *exec, *prog;
 } entry;
 
 /* Every desktop entry, read once per process: a command may match several apps. */
@@ -64,10 +67,12 @@ static void load_entries(void)
                 continue;
             char path[4096];
             snprintf(path, sizeof(path), "%s/%s", app_dirs[d], e->d_name);
-            char *name = NULL, *exec = NULL;
-            read_entry(path, &name, &exec);
-            if (!exec) {
+            char *name = NULL, *exec = NULL, *prog = NULL;
+            read_entry(path, &name, &exec, &prog);
+            if (!exec || !prog) {
                 free(name);
+                free(exec);
+                free(prog);
                 continue;
             }
             if (n_entries == cap) {
@@ -76,11 +81,12 @@ static void load_entries(void)
                 if (!l) {
                     free(name);
                     free(exec);
+                    free(prog);
                     break;
                 }
                 entries = l;
             }
-            entries[n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec};
+            entries[n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec, prog};
         }
         closedir(dir);
     }
@@ -102,12 +108,31 @@ int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
     return -1;
 }
 
+int ad_desktop_entry_lookup(const char *app, char **ret_id, char **ret_program)
+{
+    if (!loaded)
+        load_entries();
+    const entry *found = NULL;
+    for (size_t i = 0; i < n_entries && !found; i++)
+        if (entries[i].id && strcmp(entries[i].id, app) == 0)
+            found = &entries[i];
+    for (size_t i = 0; i < n_entries && !found; i++)
+        if (entries[i].name && strcasecmp(entries[i].name, app) == 0)
+            found = &entries[i];
+    if (!found)
+        return -1;
+    *ret_id = strdup(found->id);
+    *ret_program = strdup(found->prog);
+    return 0;
+}
+
 void ad_desktop_entries_free(void)
 {
     for (size_t i = 0; i < n_entries; i++) {
         free(entries[i].id);
         free(entries[i].name);
         free(entries[i].exec);
+        free(entries[i].prog);
     }
     free(entries);
     entries = NULL;

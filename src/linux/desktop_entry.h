@@ -7,6 +7,11 @@
 int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
                           char **ret_name);
 
+/* The entry launch's APP names: the one whose id (file name without .desktop) is app, else
+ * the first whose Name= equals app case-insensitively. Sets *ret_id and *ret_program (the
+ * first word of Exec= as written), both the caller's; -1 when none. */
+int ad_desktop_entry_lookup(const char *app, char **ret_id, char **ret_program);
+
 /* Releases the entries read by ad_desktop_entry_find (the adapter calls it on destroy). */
 void ad_desktop_entries_free(void);
 

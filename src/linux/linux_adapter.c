@@ -6,17 +6,22 @@
 #include <time.h>
 
 #include "core/ctx.h"
+#include "linux/app_close.h"
 #include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
 #include "linux/atspi_events.h"
 #include "linux/bus_call.h"
+#include "linux/cdp_http.h"
 #include "linux/desktop_entry.h"
 #include "linux/gtk4_place.h"
+#include "linux/launch_spawn.h"
 #include "linux/physical.h"
 #include "linux/window_ops.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
+#include "linux/x11_clipboard.h"
+#include "linux/x11_capture.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -241,6 +246,81 @@ static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *r
     return ad_linux_window_op(la->bus, target, req, ret, err);
 }
 
+/* ---- apps: launch and close-app (launch_spawn.h, app_close.h, cdp_http.h) ---- */
+
+static int launch_resolve(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err)
+{
+    (void)a;
+    return ad_launch_resolve(app, ret, err);
+}
+
+static int launch_spawn(ad_adapter *a, const ad_launch_target *t, const ad_launch_req *req,
+                        int *ret_pid, char **ret_instance, ad_error *err)
+{
+    (void)a;
+    if (ad_launch_spawn(t, req, ret_pid, err) < 0)
+        return -1;
+    *ret_instance = ad_proc_instance(*ret_pid);
+    return 0;
+}
+
+static int process_parent(ad_adapter *a, int pid)
+{
+    (void)a;
+    return ad_proc_parent(pid);
+}
+
+static bool is_chromium(ad_adapter *a, int pid)
+{
+    (void)a;
+    return ad_launch_is_chromium(pid);
+}
+
+static const char *protected_process(ad_adapter *a, int pid)
+{
+    (void)a;
+    return ad_proc_protected(pid);
+}
+
+static int close_windows(ad_adapter *a, int pid, int *ret_count, ad_error *err)
+{
+    (void)a;
+    return ad_x11_close_pid_windows(pid, ret_count, err);
+}
+
+static int signal_process(ad_adapter *a, int pid, const char *instance, bool kill,
+                          ad_error *err)
+{
+    (void)a;
+    return ad_proc_signal(pid, instance, kill, err);
+}
+
+static int loopback_port(ad_adapter *a, int port, int *ret_port, ad_error *err)
+{
+    (void)a;
+    return ad_loopback_port(port, ret_port, err);
+}
+
+static int cdp_version(ad_adapter *a, int port, int64_t deadline_us, json_t **ret,
+                       ad_error *err)
+{
+    (void)a;
+    return ad_cdp_version(port, deadline_us, ret, err);
+}
+
+static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
+{
+    (void)a;
+    return ad_x11_displays(ret, err);
+}
+
+static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, ad_image *ret,
+                   ad_error *err)
+{
+    (void)a;
+    return ad_x11_capture(window, rect, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -272,6 +352,20 @@ static const ad_adapter_ops linux_ops = {
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
+    .launch_resolve = launch_resolve,
+    .launch_spawn = launch_spawn,
+    .process_parent = process_parent,
+    .is_chromium = is_chromium,
+    .protected_process = protected_process,
+    .close_windows = close_windows,
+    .signal_process = signal_process,
+    .loopback_port = loopback_port,
+    .cdp_version = cdp_version,
+    .clipboard_read = ad_x11_clipboard_read,
+    .clipboard_write = ad_x11_clipboard_write,
+    .clipboard_clear = ad_x11_clipboard_clear,
+    .list_displays = list_displays,
+    .capture = capture,
     .destroy = destroy,
 };
 

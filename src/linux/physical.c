@@ -19,12 +19,16 @@ static int64_t ad_now_us_local(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-int ad_linux_require_x11(const char *what, ad_error *err)
+bool ad_linux_wayland_session(void)
 {
     const char *type = getenv("XDG_SESSION_TYPE");
-    bool wayland = (type && strcmp(type, "wayland") == 0) ||
-                   (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
-    if (!wayland)
+    return (type && strcmp(type, "wayland") == 0) ||
+           (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
+}
+
+int ad_linux_require_x11(const char *what, ad_error *err)
+{
+    if (!ad_linux_wayland_session())
         return 0;
     ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s needs X11; this is a Wayland session", what);
     ad_error_detail(err, "cause", json_string("wayland_session"));

@@ -22,4 +22,8 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool p
 int ad_linux_require_x11(const char *what, ad_error *err);
 int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err);
 
+/* A Wayland session: XDG_SESSION_TYPE=wayland, or a Wayland display and no X one. X11 input
+ * and capture (x11_capture.h) refuse there: XWayland shows only its own clients. */
+bool ad_linux_wayland_session(void);
+
 #endif

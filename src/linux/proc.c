@@ -25,21 +25,29 @@ static void boot_prefix(char out[9])
     out[8] = '\0';
 }
 
-/* Field 22 of /proc/pid/stat, after the parenthesised command name (which may hold spaces). */
-static int start_time(int pid, unsigned long long *ret)
+/* /proc/pid/stat read into buf, from field 3 on: what follows the parenthesised command name
+ * (which may hold spaces and parentheses) and its space. NULL when unreadable. */
+static const char *stat_fields(int pid, char *buf, size_t size)
 {
-    char path[64], buf[1024];
+    char path[64];
     snprintf(path, sizeof(path), "/proc/%d/stat", pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        return NULL;
+    size_t n = fread(buf, 1, size - 1, f);
     fclose(f);
     buf[n] = '\0';
     char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+/* Field 22 of /proc/pid/stat: the start time in clock ticks. */
+static int start_time(int pid, unsigned long long *ret)
+{
+    char buf[1024];
+    const char *p = stat_fields(pid, buf, sizeof(buf));
     if (!p)
         return -1;
-    p += 2; /* skip ") " to field 3 */
     for (int field = 3; field < 22 && p; field++) {
         p = strchr(p, ' ');
         if (p)
@@ -67,16 +75,9 @@ char *ad_proc_instance(int pid)
 /* The state letter of /proc/pid/stat (R, S, D, Z, ...), or 0 when unreadable. */
 static char proc_state(int pid)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' ? p[2] : 0;
+    char buf[1024];
+    const char *p = stat_fields(pid, buf, sizeof(buf));
+    return p ? p[0] : 0;
 }
 
 bool ad_proc_alive(int pid, const char *instance)
@@ -90,7 +91,7 @@ bool ad_proc_alive(int pid, const char *instance)
     return alive;
 }
 
-char *ad_proc_exe_name(int pid)
+char *ad_proc_exe_path(int pid)
 {
     char path[64], target[PATH_MAX];
     snprintf(path, sizeof(path), "/proc/%d/exe", pid);
@@ -98,6 +99,25 @@ char *ad_proc_exe_name(int pid)
     if (n <= 0)
         return NULL;
     target[n] = '\0';
-    char *slash = strrchr(target, '/');
-    return strdup(slash ? slash + 1 : target);
+    return strdup(target);
+}
+
+char *ad_proc_exe_name(int pid)
+{
+    char *path = ad_proc_exe_path(pid);
+    char *slash = path ? strrchr(path, '/') : NULL;
+    char *name = path ? strdup(slash ? slash + 1 : path) : NULL;
+    free(path);
+    return name;
+}
+
+int ad_proc_parent(int pid)
+{
+    char buf[1024];
+    const char *p = stat_fields(pid, buf, sizeof(buf));
+    int ppid = 0;
+    /* "S 1234 ...": the state, then field 4, the parent pid */
+    if (!p || sscanf(p, "%*c %d", &ppid) != 1)
+        return 0;
+    return ppid;
 }

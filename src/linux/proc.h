@@ -9,7 +9,12 @@
 char *ad_proc_instance(int pid);
 /* True when pid runs and, if instance is non-NULL, still has that instance token. */
 bool ad_proc_alive(int pid, const char *instance);
+/* The process's executable, /proc/pid/exe resolved (malloc'd), or NULL. */
+char *ad_proc_exe_path(int pid);
 /* Base name of the process's executable (malloc'd), or NULL. */
 char *ad_proc_exe_name(int pid);
+
+/* The parent pid of pid (field 4 of /proc/pid/stat), 0 when unknown. */
+int ad_proc_parent(int pid);
 
 #endif

@@ -26,8 +26,8 @@
 /* One managed client window (_NET_CLIENT_LIST), or a viewable override-redirect top level
  * (a GTK 4 popover's surface), as the X server describes it. */
 typedef struct ad_x11_client {
-    uint32_t window;           /* the X window id */
     bool popup;                /* override-redirect: never a window list-windows lists */
+    uint32_t window;           /* the X window (xcb_window_t) */
     int pid;                   /* _NET_WM_PID, 0 when unset */
     int x, y, width, height;   /* the client window's rectangle in root coordinates */
     int frame_left, frame_right, frame_top, frame_bottom; /* _GTK_FRAME_EXTENTS, 0 unset */

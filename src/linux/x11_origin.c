@@ -1,6 +1,7 @@
 /* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
 
+#include "linux/x11_atom.h"
 #include "linux/x11_private.h" /* ad_x11_title_request, ad_x11_title_reply */
 
 #include <stdlib.h>
@@ -42,15 +43,6 @@ static void frame_extents(xcb_connection_t *c, xcb_get_property_cookie_t cookie,
         }
     }
     free(r);
-}
-
-static xcb_atom_t intern(xcb_connection_t *c, const char *name)
-{
-    xcb_intern_atom_reply_t *r =
-        xcb_intern_atom_reply(c, xcb_intern_atom(c, 1, (uint16_t)strlen(name), name), NULL);
-    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-    free(r);
-    return a;
 }
 
 #define MAX_WINDOWS 4096 /* bound on _NET_CLIENT_LIST and on the root's children */
@@ -149,7 +141,7 @@ static bool reply_client(xcb_ewmh_connection_t *ewmh, const client_cookies *ck,
 
 static xcb_atom_t gtk_frame_extents_atom(xcb_connection_t *c)
 {
-    return intern(c, "_GTK_FRAME_EXTENTS");
+    return ad_x11_atom(c, "_GTK_FRAME_EXTENTS", true);
 }
 
 int ad_x11_client_read_one(xcb_ewmh_connection_t *ewmh, int screen_no, uint32_t window,

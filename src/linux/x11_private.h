@@ -6,6 +6,7 @@
  *   x11_pointer.c   XTEST pointer gestures: move, click, wheel, drag
  *   x11_keys.c      combos, the core keyboard mapping and spare keycodes, typing
  *   x11_keynames.c  key and modifier names to keysyms, UTF-8 decoding
+ *   x11_close.c     close requests to a process's windows (close-app)
  *
  * Requests are sent unchecked; ad_x11_sync makes one GetInputFocus round trip and then drains
  * the event queue, where the errors of unchecked requests arrive, so a refused request turns
@@ -100,6 +101,11 @@ void ad_x11_title_request(xcb_ewmh_connection_t *ewmh, xcb_window_t w,
                           xcb_get_property_cookie_t *ret_wm_name);
 char *ad_x11_title_reply(xcb_ewmh_connection_t *ewmh, xcb_get_property_cookie_t net_name,
                          xcb_get_property_cookie_t wm_name);
+
+/* The top-level client windows (_NET_CLIENT_LIST) whose _NET_WM_PID is pid: *ret (the
+ * caller frees it) holds *ret_n of them. ACTION_NOT_SUPPORTED without an EWMH window manager.
+ * In x11_windows.c; x11_close.c closes them. */
+int ad_x11_pid_windows(ad_x11 *x, int pid, uint32_t **ret, int *ret_n, ad_error *err);
 
 /* The keysym sent for one modifier bit, 0 for anything else. */
 uint32_t ad_x11_mod_keysym(unsigned mask);

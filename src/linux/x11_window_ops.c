@@ -12,25 +12,17 @@
 #include <string.h>
 
 #include "core/window_op.h"
+#include "linux/x11_atom.h"
 #include "linux/x11_origin.h"
 #include "linux/x11_private.h"
 
 #define ICONIC_STATE 3u /* ICCCM WM_STATE / WM_CHANGE_STATE */
 
-static xcb_atom_t intern(ad_x11 *x, const char *name)
-{
-    xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(
-        x->c, xcb_intern_atom(x->c, 0, (uint16_t)strlen(name), name), NULL);
-    xcb_atom_t a = r ? r->atom : XCB_ATOM_NONE;
-    free(r);
-    return a;
-}
-
 /* _NET_WM_STATE flags, and ICCCM WM_STATE Iconic as hidden. */
 static void read_wm_state(ad_x11 *x, xcb_window_t w, ad_win_state *s)
 {
     xcb_ewmh_get_atoms_reply_t st;
-    xcb_atom_t wm_state = intern(x, "WM_STATE");
+    xcb_atom_t wm_state = ad_x11_atom(x->c, "WM_STATE", false);
     xcb_get_property_cookie_t icccm = xcb_get_property(x->c, 0, w, wm_state, wm_state, 0, 2);
     if (xcb_ewmh_get_wm_state_reply(&x->ewmh, xcb_ewmh_get_wm_state(&x->ewmh, w), &st, NULL)) {
         for (uint32_t i = 0; i < st.atoms_len; i++) {
@@ -76,7 +68,7 @@ static void request_iconic(ad_x11 *x, xcb_window_t w)
     ev.response_type = XCB_CLIENT_MESSAGE;
     ev.format = 32;
     ev.window = w;
-    ev.type = intern(x, "WM_CHANGE_STATE");
+    ev.type = ad_x11_atom(x->c, "WM_CHANGE_STATE", false);
     ev.data.data32[0] = ICONIC_STATE;
     xcb_send_event(x->c, 0, x->root,
                    XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT,

@@ -402,3 +402,17 @@ int ad_x11_window_at(ad_x11 *x, int px, int py, uint32_t *ret_window, int *ret_p
         *ret_popup = popup;
     return 0;
 }
+
+int ad_x11_pid_windows(ad_x11 *x, int pid, uint32_t **ret, int *ret_n, ad_error *err)
+{
+    xcb_window_t *list = NULL;
+    int n = 0, k = 0;
+    if (client_list(x, &list, &n, err) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (wm_pid(x, list[i]) == pid)
+            list[k++] = list[i];
+    *ret = list;
+    *ret_n = k;
+    return 0;
+}

@@ -56,6 +56,14 @@ void ad_health_clear(ad_health *h)
     memset(h, 0, sizeof(*h));
 }
 
+void ad_launch_target_clear(ad_launch_target *t)
+{
+    free(t->program);
+    free(t->name);
+    free(t->desktop_id);
+    memset(t, 0, sizeof(*t));
+}
+
 void ad_tree_clear(ad_tree *t)
 {
     ad_node_free(t->root);
@@ -93,4 +101,30 @@ ad_read_limits ad_read_limits_default(int64_t deadline_us)
         .max_nodes = 50000,
         .deadline_us = deadline_us,
     };
+}
+
+void ad_clip_content_clear(ad_clip_content *c)
+{
+    if (!c)
+        return;
+    free(c->data);
+    for (size_t i = 0; i < c->n_file_urls; i++)
+        free(c->file_urls[i]);
+    free(c->file_urls);
+    memset(c, 0, sizeof(*c));
+}
+
+void ad_display_list_free(ad_display_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i].id);
+    free(l->items);
+    l->items = NULL;
+    l->count = 0;
+}
+
+void ad_image_clear(ad_image *img)
+{
+    free(img->rgb);
+    memset(img, 0, sizeof(*img));
 }

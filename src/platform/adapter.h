@@ -102,6 +102,40 @@ typedef struct {
     bool timed_out;       /* unavailable because it did not answer by the deadline: unknown */
 } ad_health;
 
+
+/* launch (commands/app-window.md): what APP names, resolved by the adapter. */
+typedef struct {
+    char *program;    /* absolute path of the executable to start */
+    char *name;       /* what a running instance is matched by (--app): the command's base
+                       * name, or the desktop id when APP named a desktop entry */
+    char *desktop_id; /* the desktop entry APP named (file name without .desktop), or NULL */
+} ad_launch_target;
+
+typedef struct {
+    const json_t *args; /* array of strings for the app, in order, or NULL */
+    const json_t *env;  /* array of "KEY=VALUE" strings, or NULL */
+    const char *cwd;    /* working directory, or NULL */
+} ad_launch_req;
+/* One display (a RandR monitor on X11), in root-window pixels. */
+typedef struct {
+    char *id;        /* the monitor's name ("screen" on Xvfb), owned */
+    ad_rect bounds;
+    double scale;    /* device pixels per logical pixel: 1.0 on X11 */
+    bool is_primary;
+} ad_display;
+
+typedef struct {
+    ad_display *items; /* primary first, owned */
+    size_t count;
+} ad_display_list;
+
+/* A captured picture: 8-bit RGB, rows packed top to bottom (width * 3 bytes each). */
+typedef struct {
+    int x, y;           /* the screen point of pixel (0, 0) */
+    int width, height;
+    unsigned char *rgb; /* owned; free with ad_image_clear */
+} ad_image;
+
 typedef struct ad_adapter ad_adapter;
 
 /* A semantic action on one element of a live read (its ad_node carries the address). */
@@ -204,6 +238,19 @@ typedef struct {
     ad_window focused;      /* AD_WIN_FOCUS: the window that holds the focus afterwards (a
                              * modal dialog of the target counts); owned, ad_window_clear */
 } ad_win_result;
+/* What the clipboard holds or should hold: one representation (commands/clipboard.md). */
+typedef enum { AD_CLIP_TEXT, AD_CLIP_IMAGE, AD_CLIP_FILE_URLS } ad_clip_kind;
+/* What clipboard_read looks for; AUTO takes file references, then an image, then text. */
+typedef enum { AD_CLIP_WANT_TEXT, AD_CLIP_WANT_IMAGE, AD_CLIP_WANT_FILE_URLS,
+               AD_CLIP_WANT_AUTO } ad_clip_want;
+
+typedef struct {
+    ad_clip_kind kind;
+    char *data;        /* TEXT: UTF-8 text; IMAGE: the PNG bytes (owned; may hold NULs) */
+    size_t len;
+    char **file_urls;  /* FILE_URLS: "file://" URLs (owned) */
+    size_t n_file_urls;
+} ad_clip_content;
 
 typedef struct {
     const char *platform; /* "linux" */
@@ -263,6 +310,56 @@ typedef struct {
      * a refused request is ACTION_FAILED. NULL: not in this build. */
     int (*window_op)(ad_adapter *a, const ad_window *target, const ad_win_req *req,
                      ad_win_result *ret, ad_error *err);
+    /* ---- apps (launch, close-app). Any of these may be NULL: the command then fails
+     * closed with PLATFORM_NOT_SUPPORTED. ---- */
+    /* Resolves APP (an absolute path, a desktop id, a desktop entry name, a command on PATH)
+     * to a verified executable; APP_NOT_FOUND otherwise. ret is the caller's
+     * (ad_launch_target_clear). */
+    int (*launch_resolve)(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err);
+    /* Starts t->program with req's arguments, environment and directory, detached from us (its
+     * own session, stdio on /dev/null), and returns its pid and process instance token (the
+     * caller's; NULL when it already exited) once the exec happened. */
+    int (*launch_spawn)(ad_adapter *a, const ad_launch_target *t, const ad_launch_req *req,
+                        int *ret_pid, char **ret_instance, ad_error *err);
+    /* The parent pid of pid, 0 when unknown (a launcher script's child registers). */
+    int (*process_parent)(ad_adapter *a, int pid);
+    /* True when the pid's executable is a Chromium or Electron build. */
+    bool (*is_chromium)(ad_adapter *a, int pid);
+    /* Why the process must never be closed (a static phrase: "the init process", "the
+     * display server", ...), or NULL when it may be. */
+    const char *(*protected_process)(ad_adapter *a, int pid);
+    /* Asks every top-level window of pid to close (the window manager's close request);
+     * *ret_count is how many were asked. ACTION_NOT_SUPPORTED without a window system. */
+    int (*close_windows)(ad_adapter *a, int pid, int *ret_count, ad_error *err);
+    /* Sends the terminate (kill false) or kill signal to the process pid while it still has
+     * that instance token. */
+    int (*signal_process)(ad_adapter *a, int pid, const char *process_instance, bool kill,
+                          ad_error *err);
+    /* A free loopback TCP port (*ret_port), or whether `port` is bound on loopback (1 bound,
+     * 0 free) when port > 0. */
+    int (*loopback_port)(ad_adapter *a, int port, int *ret_port, ad_error *err);
+    /* GET http://127.0.0.1:port/json/version by deadline_us: the parsed JSON body (a new
+     * reference the caller owns), or -1 (nothing answered). */
+    int (*cdp_version)(ad_adapter *a, int port, int64_t deadline_us, json_t **ret,
+                       ad_error *err);
+    /* The clipboard. clipboard_read returns 1 with *ret filled (the caller clears it with
+     * ad_clip_content_clear), 0 when the clipboard holds nothing in the wanted form, -1 with
+     * err. clipboard_write returns 0 only once the content is served by a process that
+     * outlives the command and reads back equal; clipboard_clear once the clipboard has no
+     * owner. PLATFORM_NOT_SUPPORTED when a platform helper is missing. NULL: not built. */
+    int (*clipboard_read)(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
+                          ad_clip_content *ret, ad_error *err);
+    int (*clipboard_write)(ad_adapter *a, const ad_clip_content *content, int64_t deadline_us,
+                           ad_error *err);
+    int (*clipboard_clear)(ad_adapter *a, int64_t deadline_us, ad_error *err);
+    /* The displays, primary first. NULL: this adapter cannot list them. */
+    int (*list_displays)(ad_adapter *a, ad_display_list *ret, ad_error *err);
+    /* Captures what the screen shows of `window` (its bounds from list_windows), or, with
+     * window NULL, the screen rectangle `rect`. Never another window's pixels: a covered
+     * window is ACTION_FAILED details.reason "covered" where the platform cannot see under
+     * it, and a display it cannot read truthfully PLATFORM_NOT_SUPPORTED. NULL: none. */
+    int (*capture)(ad_adapter *a, const ad_window *window, const ad_rect *rect,
+                   ad_image *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -275,7 +372,11 @@ void ad_app_list_free(ad_app_list *l);
 void ad_window_clear(ad_window *w);
 void ad_window_list_free(ad_window_list *l);
 void ad_health_clear(ad_health *h);
+void ad_launch_target_clear(ad_launch_target *t);
 void ad_tree_clear(ad_tree *t);
+void ad_clip_content_clear(ad_clip_content *c);
+void ad_display_list_free(ad_display_list *l);
+void ad_image_clear(ad_image *img);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

@@ -226,8 +226,11 @@ def _run_many(cli, argv_list):
 def test_eight_concurrent_writers(cli, state_home, fixture_app, tmp_path):
     sid = make_session(state_home)
     path = str(tmp_path / "shared.jsonl")
-    argv = [("find", *FIXTURE, "--role", "button", "--count", "--session", sid)] * 8
-    argv += [("--trace", path, "find", *FIXTURE, "--role", "button", "--count")] * 8
+    # Sixteen reads at once on a loaded 2-core machine can outlast find's 5 s default; the
+    # test is about the writers, so the reads get a budget they cannot run out of.
+    find = ("find", *FIXTURE, "--role", "button", "--count", "--timeout-ms", "120000")
+    argv = [(*find, "--session", sid)] * 8
+    argv += [("--trace", path, *find)] * 8
     results = _run_many(cli, argv)
     assert all(env["ok"] for _, env in results), results
     segments = read_segments(state_home, sid)

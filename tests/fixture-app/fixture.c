@@ -413,11 +413,37 @@ static GtkWidget *button(const char *label, const char *id, GCallback cb, Fixtur
   return b;
 }
 
+/* AD_FIXTURE_CONFIRM_CLOSE=1: a close request (WM_DELETE_WINDOW) opens a modal "Unsaved
+ * changes" prompt and keeps the app open, as an editor with unsaved work does (close-app's
+ * save prompt); its "Close without saving" button quits. */
+static void on_confirm_response(GtkDialog *d, gint response, gpointer data) {
+  (void)data;
+  gtk_widget_destroy(GTK_WIDGET(d));
+  if (response == GTK_RESPONSE_REJECT) {
+    gtk_main_quit();
+  }
+}
+
+static gboolean on_delete(GtkWidget *w, GdkEvent *e, gpointer data) {
+  (void)e;
+  (void)data;
+  GtkWidget *d = gtk_dialog_new_with_buttons(
+      "Unsaved changes", GTK_WINDOW(w), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+      "Cancel", GTK_RESPONSE_CANCEL, "Close without saving", GTK_RESPONSE_REJECT, NULL);
+  ad_name(d, "confirm_close_dialog", "Unsaved changes");
+  g_signal_connect(d, "response", G_CALLBACK(on_confirm_response), NULL);
+  gtk_widget_show_all(d);
+  return TRUE; /* stay open */
+}
+
 static void build_window(Fixture *fx) {
   fx->window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
   gtk_window_set_title(GTK_WINDOW(fx->window), "AD Fixture");
   ad_name(fx->window, "main_window", "AD Fixture");
   g_signal_connect(fx->window, "destroy", G_CALLBACK(gtk_main_quit), NULL);
+  if (g_strcmp0(g_getenv("AD_FIXTURE_CONFIRM_CLOSE"), "1") == 0) {
+    g_signal_connect(fx->window, "delete-event", G_CALLBACK(on_delete), NULL);
+  }
 
   GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   ad_name(vbox, "main_box", "Main");
@@ -528,8 +554,12 @@ static void build_window(Fixture *fx) {
 }
 
 int main(int argc, char **argv) {
-  g_set_prgname("ad-fixture");
-  g_set_application_name("ad-fixture");
+  /* AD_FIXTURE_NAME: another application name, so a test can start an instance that no
+   * other test's "ad-fixture" makes ambiguous (test_launch.py). */
+  const char *name = g_getenv("AD_FIXTURE_NAME");
+  name = name != NULL && name[0] != '\0' ? name : "ad-fixture";
+  g_set_prgname(name);
+  g_set_application_name(name);
   gtk_init(&argc, &argv);
   static Fixture fx;
   fx.next_row = 1;

@@ -275,7 +275,7 @@ static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_er
     memset(ret, 0, sizeof(*ret));
     ret->items = calloc(f->n_apps ? f->n_apps : 1, sizeof(ad_app));
     for (size_t i = 0; i < f->n_apps; i++)
-        if (f->apps[i].alive)
+        if (f->apps[i].alive || f->apps[i].listed_after_exit)
             ad_app_copy(&ret->items[ret->count++], &f->apps[i].app);
     ret->complete = f->apps_complete && f->n_skipped == 0;
     ret->skipped = calloc(f->n_skipped ? f->n_skipped : 1, sizeof(ad_app_skip));
@@ -419,7 +419,68 @@ static void destroy(ad_adapter *a)
         ad_window_clear(&f->wins[i].w);
         ad_node_free(f->wins[i].root);
     }
+    ad_clip_content_clear(&f->clip);
     free(f);
+}
+
+static int clip_missing(ad_error *err)
+{
+    return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "the fake clipboard helper is missing");
+}
+
+/* A deep copy of src into dst. */
+static void clip_copy(ad_clip_content *dst, const ad_clip_content *src)
+{
+    *dst = (ad_clip_content){.kind = src->kind, .len = src->len,
+                             .n_file_urls = src->n_file_urls};
+    if (src->data) {
+        dst->data = malloc(src->len + 1);
+        memcpy(dst->data, src->data, src->len + 1);
+    }
+    if (src->n_file_urls) {
+        dst->file_urls = calloc(src->n_file_urls, sizeof(char *));
+        for (size_t i = 0; i < src->n_file_urls; i++)
+            dst->file_urls[i] = strdup(src->file_urls[i]);
+    }
+}
+
+static int clipboard_read(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
+                          ad_clip_content *ret, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    static const ad_clip_kind kind_of[] = {AD_CLIP_TEXT, AD_CLIP_IMAGE, AD_CLIP_FILE_URLS};
+    if (!f->clip_held || (want != AD_CLIP_WANT_AUTO && kind_of[want] != f->clip.kind))
+        return 0;
+    clip_copy(ret, &f->clip);
+    return 1;
+}
+
+static int clipboard_write(ad_adapter *a, const ad_clip_content *content, int64_t deadline_us,
+                           ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    ad_clip_content_clear(&f->clip);
+    clip_copy(&f->clip, content);
+    f->clip_held = true;
+    f->n_clip_writes++;
+    return 0;
+}
+
+static int clipboard_clear(ad_adapter *a, int64_t deadline_us, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (f->clip_missing)
+        return clip_missing(err);
+    ad_clip_content_clear(&f->clip);
+    f->clip_held = false;
+    return 0;
 }
 
 static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
@@ -483,6 +544,99 @@ static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *r
     return 0;
 }
 
+static const char *protected_process(ad_adapter *a, int pid)
+{
+    return F(a)->protected_pid == pid ? "a protected fake process" : NULL;
+}
+
+static fake_app *app_of_pid(fake_adapter *f, int pid)
+{
+    for (size_t i = 0; i < f->n_apps; i++)
+        if (f->apps[i].app.pid == pid)
+            return &f->apps[i];
+    return NULL;
+}
+
+static int close_windows(ad_adapter *a, int pid, int *ret_count, ad_error *err)
+{
+    (void)err;
+    fake_adapter *f = F(a);
+    f->n_close_windows++;
+    *ret_count = f->no_windows ? 0 : 1;
+    fake_app *app = app_of_pid(f, pid);
+    if (f->no_windows || !app)
+        return 0;
+    if (f->close_prompts) {
+        fake_window *w = fake_add_window(f, app->app.name, "Unsaved changes",
+                                         fk("dialog|n=Unsaved changes",
+                                            fk("button|n=Close without saving|a=Click", NULL),
+                                            NULL));
+        w->w.modal = true;
+        w->w.kind = "dialog";
+    } else {
+        fake_kill(f, pid);
+    }
+    return 0;
+}
+
+static int signal_process(ad_adapter *a, int pid, const char *instance, bool kill,
+                          ad_error *err)
+{
+    fake_adapter *f = F(a);
+    if (!process_alive(a, pid, instance))
+        return ad_error_set(err, AD_ACTION_FAILED, "fake process %d is gone", pid);
+    if (kill)
+        f->n_kill++;
+    else
+        f->n_term++;
+    if (kill || !f->ignores_term)
+        fake_kill(f, pid);
+    return 0;
+}
+
+static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
+{
+    fake_adapter *f = (fake_adapter *)a;
+    (void)err;
+    ret->items = calloc(f->n_displays ? f->n_displays : 1, sizeof(*ret->items));
+    if (!ret->items)
+        abort();
+    for (size_t i = 0; i < f->n_displays; i++) {
+        ret->items[i] = f->displays[i];
+        ret->items[i].id = strdup(f->displays[i].id);
+    }
+    ret->count = f->n_displays;
+    return 0;
+}
+
+/* A picture of the asked rectangle (the window's bounds, else rect): every pixel (x % 256,
+ * y % 256, 7) in screen coordinates, so a test can tell where it came from. */
+static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, ad_image *ret,
+                   ad_error *err)
+{
+    fake_adapter *f = (fake_adapter *)a;
+    f->n_capture++;
+    if (f->capture_fails) {
+        ad_error_set(err, AD_ACTION_FAILED, "fake capture refused");
+        ad_error_detail(err, "reason", json_string(f->capture_fails));
+        return -1;
+    }
+    const ad_rect *r = window ? &window->bounds : rect;
+    *ret = (ad_image){.x = (int)r->x, .y = (int)r->y, .width = (int)r->width,
+                      .height = (int)r->height};
+    ret->rgb = malloc((size_t)ret->width * (size_t)ret->height * 3 + 1);
+    if (!ret->rgb)
+        abort();
+    for (int y = 0; y < ret->height; y++)
+        for (int x = 0; x < ret->width; x++) {
+            unsigned char *p = ret->rgb + ((size_t)y * (size_t)ret->width + (size_t)x) * 3;
+            p[0] = (unsigned char)((ret->x + x) % 256);
+            p[1] = (unsigned char)((ret->y + y) % 256);
+            p[2] = 7;
+        }
+    return 0;
+}
+
 static const ad_adapter_ops fake_ops = {
     .platform = "linux",
     .health = health,
@@ -494,6 +648,14 @@ static const ad_adapter_ops fake_ops = {
     .read_window = read_window,
     .act = act,
     .window_op = window_op,
+    .protected_process = protected_process,
+    .close_windows = close_windows,
+    .signal_process = signal_process,
+    .clipboard_read = clipboard_read,
+    .clipboard_write = clipboard_write,
+    .clipboard_clear = clipboard_clear,
+    .list_displays = list_displays,
+    .capture = capture,
     .destroy = destroy,
 };
 
@@ -507,6 +669,9 @@ fake_adapter *fake_new(void)
     f->apps_complete = true;
     f->screen = (ad_rect){0, 0, 1280, 1024}; /* the headless desktop of the e2e tests */
     f->screen_known = true;
+    f->displays[0] = (ad_display){.id = "screen", .bounds = {0, 0, 1280, 1024}, .scale = 1.0,
+                                  .is_primary = true};
+    f->n_displays = 1;
     return f;
 }
 

@@ -56,6 +56,9 @@ void fk_rename(ad_node *n, const char *name);
 typedef struct {
     ad_app app;   /* name, pid, process_instance ("boot:1"), ... */
     bool alive;   /* process_alive answers this (and compares the instance) */
+    /* list_apps still lists it once it is not alive: the registry has not dropped an app
+     * whose process exited a moment ago */
+    bool listed_after_exit;
 } fake_app;
 
 typedef struct {
@@ -106,6 +109,25 @@ typedef struct fake_adapter {
     /* Like the AT-SPI walker, a read whose deadline already passed fails with TIMEOUT. Off
      * by default: most tests pass deadlines they never mean to expire. */
     bool reads_honor_deadline;
+    /* close-app. protected_process refuses protected_pid (0: none). close_windows counts
+     * its calls and ends the app (fake_kill), or with close_prompts opens a modal "Unsaved
+     * changes" dialog of that app instead, or with no_windows asks none. signal_process
+     * counts the signals and ends the app, except a TERM when ignores_term. */
+    int protected_pid;
+    bool close_prompts, no_windows, ignores_term;
+    int n_close_windows, n_term, n_kill;
+    /* The clipboard: what it holds (clip_held), counted writes; clip_missing makes every
+     * clipboard op fail as a missing platform helper does. */
+    ad_clip_content clip;
+    bool clip_held, clip_missing;
+    int n_clip_writes;
+    /* Pictures: list_displays answers displays[0..n_displays) (ids static; one 1280x1024
+     * "screen" by default); capture paints the rectangle it is asked for (fake_adapter.c)
+     * and counts n_capture, or fails ACTION_FAILED with details.reason capture_fails. */
+    ad_display displays[4];
+    size_t n_displays;
+    int n_capture;
+    const char *capture_fails;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

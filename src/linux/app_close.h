@@ -1,0 +1,28 @@
+/* app_close.h: what close-app needs of Linux: close requests to a process's X11 windows,
+ * signals to one process instance, and the processes that are never closed. */
+#ifndef AD_APP_CLOSE_H
+#define AD_APP_CLOSE_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+
+/* Asks each top-level window of pid (_NET_CLIENT_LIST with _NET_WM_PID pid) to close: the
+ * ICCCM WM_DELETE_WINDOW message when the window lists it in WM_PROTOCOLS, which is what a
+ * window manager's close button sends, else the _NET_CLOSE_WINDOW request to the window
+ * manager. *ret_count is how many windows were asked (0: the process has none). Errors of
+ * x11_input.h (no display, no window manager). In x11_close.c. */
+int ad_x11_close_pid_windows(int pid, int *ret_count, ad_error *err);
+
+/* Why pid must never be closed, or NULL (app_close.c). Protected: pid 1, this process and its
+ * parent (the caller that runs us), and by executable name the display servers (Xorg, Xvfb,
+ * Xwayland), the message bus (dbus-daemon, dbus-broker), the AT-SPI bus and registry, the
+ * session managers (systemd, gnome-session) and window managers and shells (openbox, mutter,
+ * gnome-shell, kwin, xfwm4, ...): closing one ends the desktop every app runs in. */
+const char *ad_proc_protected(int pid);
+
+/* SIGTERM (kill false) or SIGKILL to pid, only while it still has that instance token.
+ * ACTION_FAILED (not_delivered) when it is gone or the signal is refused. */
+int ad_proc_signal(int pid, const char *instance, bool kill, ad_error *err);
+
+#endif

@@ -72,6 +72,14 @@ int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 int ad_cmd_session(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                    struct ad_error *err);
 
+/* focus-window; move-window, resize-window, minimize, maximize, restore, whose
+ * ctx->command->data is the ad_win_op (commands/windows.c). */
+extern const ad_win_op ad_win_op_move, ad_win_op_resize, ad_win_op_minimize,
+    ad_win_op_maximize, ad_win_op_restore;
+int ad_cmd_focus_window(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                        struct ad_error *err);
+int ad_cmd_window_op(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                     struct ad_error *err);
 /* clipboard-get, clipboard-set, clipboard-clear (commands/clipboard.c). */
 int ad_cmd_clipboard_get(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);

@@ -269,15 +269,52 @@ int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t
     return -1;
 }
 
-int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
-                     ad_window *ret, ad_error *err)
+/* Does the window's title contain `title` (case-insensitive)? */
+static bool title_has(const ad_window *w, const char *title)
+{
+    return w->title && strcasestr(w->title, title) != NULL;
+}
+
+/* The windows --app and --title leave (all windows when neither): --app's one instance, then
+ * the titles that contain `title`. */
+static int windows_matching(ad_ctx *ctx, const char *app, const char *title,
+                            int64_t deadline_us, ad_window_list *wins, ad_error *err)
 {
     ad_adapter *a = ctx->adapter;
-    if (window_id)
-        return ad_window_by_id(ctx, app, window_id, deadline_us, ret, err);
+    if (app ? ad_app_instance_windows(ctx, app, deadline_us, wins, err) < 0
+            : a->ops->list_windows(a, NULL, deadline_us, wins, err) < 0)
+        return -1;
+    size_t kept = 0;
+    for (size_t i = 0; i < wins->count; i++) {
+        if (title && !title_has(&wins->items[i], title)) {
+            ad_window_clear(&wins->items[i]);
+            continue;
+        }
+        wins->items[kept++] = wins->items[i];
+    }
+    wins->count = kept;
+    return 0;
+}
+
+int ad_window_select_titled(ad_ctx *ctx, const char *app, const char *window_id,
+                            const char *title, int64_t deadline_us, ad_window *ret,
+                            ad_error *err)
+{
+    ad_adapter *a = ctx->adapter;
+    if (window_id) {
+        if (ad_window_by_id(ctx, app, window_id, deadline_us, ret, err) < 0)
+            return -1;
+        if (!title || title_has(ret, title))
+            return 0;
+        ad_error_set(err, AD_WINDOW_NOT_FOUND, "Window '%s' is titled '%s', not '%s'",
+                     window_id, ret->title ? ret->title : "", title);
+        ad_error_detail(err, "kind", json_string("title_mismatch"));
+        ad_window_clear(ret);
+        return -1;
+    }
     ad_window_list wins = {0};
     int rc = -1;
-    if (!app) {
+    if (!app && !title) {
         if (a->ops->list_windows(a, NULL, deadline_us, &wins, err) < 0)
             return -1;
         for (size_t i = 0; i < wins.count; i++)
@@ -299,11 +336,20 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             ad_error_suggest(err, "Pass --app NAME (see list-apps)");
         goto done;
     }
-    if (ad_app_instance_windows(ctx, app, deadline_us, &wins, err) < 0)
+    if (windows_matching(ctx, app, title, deadline_us, &wins, err) < 0)
         return -1;
+    const char *who = app ? app : "The desktop";
     if (wins.count == 0) {
         if (wins.unanswered) {
             ad_windows_unanswered_error(&wins, app, err);
+        } else if (title) {
+            if (app)
+                ad_error_set(err, AD_WINDOW_NOT_FOUND, "'%s' has no window titled like '%s'",
+                             app, title);
+            else
+                ad_error_set(err, AD_WINDOW_NOT_FOUND, "No window is titled like '%s'", title);
+            ad_error_suggest(err, "Run list-windows%s%s and use a title or id it reports",
+                             app ? " --app " : "", app ? app : "");
         } else {
             ad_error_set(err, AD_WINDOW_NOT_FOUND, "'%s' has no window", app);
             ad_error_suggest(err, "Run list-windows --app %s, or wait --window", app);
@@ -325,10 +371,16 @@ int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_
             left += keep[i];
         char what[64];
         snprintf(what, sizeof(what), "%zu candidate windows", left);
-        ambiguous(ctx, &wins, keep, app, what, err);
+        ambiguous(ctx, &wins, keep, who, what, err);
     }
     free(keep);
 done:
     ad_window_list_free(&wins);
     return rc;
+}
+
+int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
+                     ad_window *ret, ad_error *err)
+{
+    return ad_window_select_titled(ctx, app, window_id, NULL, deadline_us, ret, err);
 }

@@ -48,6 +48,14 @@ int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t
 int ad_window_select(ad_ctx *ctx, const char *app, const char *window_id, int64_t deadline_us,
                      ad_window *ret, ad_error *err);
 
+/* ad_window_select with --title too (focus-window): the windows whose title contains `title`
+ * (case-insensitive) among --app's or, without --app, all windows, then the narrowing steps;
+ * with --window-id the window's title must contain it (else WINDOW_NOT_FOUND, details.kind
+ * title_mismatch). title NULL is ad_window_select. */
+int ad_window_select_titled(ad_ctx *ctx, const char *app, const char *window_id,
+                            const char *title, int64_t deadline_us, ad_window *ret,
+                            ad_error *err);
+
 /* Applies the narrowing steps (one window; not a popup-menu top level, ad_window.kind "menu";
  * visible; focused; accessible). Returns the index
  * chosen, or -1 when several remain; keep[i] (count entries, caller's) then marks the windows

@@ -87,8 +87,11 @@ const ad_arg_spec ad_args_focus_window[] = {
 };
 
 const ad_arg_spec ad_args_resize_window[] = {
-    {.name = "width", .type = AD_ARG_INT, .required = true, .help = "New window width in px."},
-    {.name = "height", .type = AD_ARG_INT, .required = true, .help = "New window height in px."},
+    /* A window is at least 1 px; 32767 is the X11 protocol's largest window side. */
+    {.name = "width", .type = AD_ARG_INT, .required = true, .min = 1, .max = 32767,
+     .help = "New window width in px."},
+    {.name = "height", .type = AD_ARG_INT, .required = true, .min = 1, .max = 32767,
+     .help = "New window height in px."},
     {.name = "app", .type = AD_ARG_STRING, .help = "Application name (default: focused app)."},
     {.name = "window-id", .type = AD_ARG_STRING, .help = "Window id from list-windows."},
     {0},

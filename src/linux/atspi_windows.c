@@ -230,11 +230,12 @@ static void free_probes(win_probe *w)
 }
 
 /* What the X server knows and AT-SPI does not, for the windows of one app (from `from` on):
- * - GTK 4 reports a window at 0,0 with the size of its content box; its bounds become the
- *   visible X window (what a screenshot of it shows, x11_geometry.h), or unknown rather than
- *   wrong when no X window matches;
- * - a GTK 3 window's extents are its X window, shadow included, or with a server-side
- *   frame the window manager's frame: the visible rectangle either way;
+ * - every window with one matching X client gets that client's visible rectangle
+ *   (ad_x11_client_visible: what a screenshot of it shows, the rectangle the window
+ *   commands write and read back): GTK 4 reports a window at 0,0 with the size of its
+ *   content box, GTK 3 its X window with the shadow, Qt its client window without the
+ *   window manager's frame;
+ * - a GTK 4 window without a matching X window has unknown bounds, never wrong ones;
  * - a window AT-SPI leaves nameless (gtk3-widget-factory's) takes its X title, _NET_WM_NAME
  *   then WM_NAME.
  * The X clients are read once per list (*clients, read on first need: *read_state
@@ -243,21 +244,19 @@ static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
                             ad_x11_clients *clients, int *read_state)
 {
     bool gtk4 = ad_atspi_toolkit_is_gtk4(a->toolkit, a->toolkit_version);
-    bool gtk = a->toolkit && strcmp(a->toolkit, "GTK") == 0;
     for (size_t i = from; i < l->count; i++) {
         ad_window *w = &l->items[i];
         bool nameless = !w->title || !*w->title;
-        if (!gtk && !nameless)
-            continue;
         if (*read_state == 0)
             *read_state = ad_x11_clients_read(clients) == 0 ? 1 : -1;
         const ad_x11_client *c =
-            *read_state > 0 ? ad_x11_client_pick(clients, w->pid, w->title,
-                                                 w->bounds_known ? &w->bounds : NULL, gtk4)
+            *read_state > 0 ? ad_x11_client_of_window(clients, w->pid, w->title,
+                                                      w->bounds_known ? &w->bounds : NULL,
+                                                      gtk4)
                             : NULL;
         if (gtk4 && !c)
             w->bounds_known = false;
-        if (c && gtk) {
+        if (c) {
             w->bounds = ad_x11_client_visible(c);
             w->bounds_known = true;
         }

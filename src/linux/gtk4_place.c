@@ -58,7 +58,7 @@ void ad_gtk4_place_tree(ad_node *root, const ad_window_frame *frame, int pid)
     const ad_x11_client *c = NULL;
     ad_rect size = {0, 0, frame->width, frame->height};
     if (frame->have_size && ad_x11_clients_read(&x11) == 0)
-        c = ad_x11_client_pick(&x11, pid, ad_text_get(&root->name), &size, true);
+        c = ad_x11_client_of_window(&x11, pid, ad_text_get(&root->name), &size, true);
     if (c) {
         int x = 0, y = 0;
         ad_x11_client_relative_origin(c, frame->width, frame->height, &x, &y);

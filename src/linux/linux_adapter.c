@@ -17,6 +17,7 @@
 #include "linux/gtk4_place.h"
 #include "linux/launch_spawn.h"
 #include "linux/physical.h"
+#include "linux/window_ops.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
@@ -236,6 +237,15 @@ static int wait_change(ad_adapter *a, int64_t until_us)
     return 0;
 }
 
+static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *req,
+                     ad_win_result *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, req->deadline_us, err) < 0)
+        return -1;
+    return ad_linux_window_op(la->bus, target, req, ret, err);
+}
+
 /* ---- apps: launch and close-app (launch_spawn.h, app_close.h, cdp_http.h) ---- */
 
 static int launch_resolve(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err)
@@ -337,6 +347,7 @@ static const ad_adapter_ops linux_ops = {
     .physical = physical,
     .settle_input = settle_input,
     .active_window = active_window,
+    .window_op = window_op,
     .hit_test = hit_test,
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,

@@ -26,6 +26,15 @@ bool ad_linux_wayland_session(void)
            (getenv("WAYLAND_DISPLAY") && !getenv("DISPLAY"));
 }
 
+int ad_linux_require_x11(const char *what, ad_error *err)
+{
+    if (!ad_linux_wayland_session())
+        return 0;
+    ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "%s needs X11; this is a Wayland session", what);
+    ad_error_detail(err, "cause", json_string("wayland_session"));
+    return -1;
+}
+
 static void step(ad_act_result *r, const char *label, const char *outcome)
 {
     if (r->n_steps >= sizeof(r->steps) / sizeof(r->steps[0]))
@@ -124,12 +133,8 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
                       int64_t deadline_us, ad_act_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    if (ad_linux_wayland_session()) {
-        ad_error_set(err, AD_ACTION_NOT_SUPPORTED, "Physical input needs X11; this is a "
-                                                   "Wayland session");
-        ad_error_detail(err, "cause", json_string("wayland_session"));
+    if (ad_linux_require_x11("Physical input", err) < 0)
         return -1;
-    }
     ad_x11 *x = *held; /* a connection still holding remapped keys goes on with them */
     unsigned mods = 0;
     int rc = -1;

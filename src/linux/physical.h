@@ -17,6 +17,9 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
 void ad_linux_physical_settle(ad_x11 **held, bool seen);
 int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool popup_ok,
                       json_t **ret_occluder, ad_error *err);
+/* 0 on X11; in a Wayland session (XDG_SESSION_TYPE, or WAYLAND_DISPLAY without DISPLAY)
+ * ACTION_NOT_SUPPORTED, details.cause wayland_session, "<what> needs X11", and -1. */
+int ad_linux_require_x11(const char *what, ad_error *err);
 int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err);
 
 /* A Wayland session: XDG_SESSION_TYPE=wayland, or a Wayland display and no X one. X11 input

@@ -311,7 +311,7 @@ static int capture_window(conn *x, const ad_window *w, ad_image *ret, ad_error *
     ad_x11_clients clients;
     const ad_x11_client *cl = NULL;
     if (w->bounds_known && ad_x11_clients_read(&clients) == 0)
-        cl = ad_x11_client_pick(&clients, w->pid, w->title, &w->bounds, false);
+        cl = ad_x11_client_of_window(&clients, w->pid, w->title, &w->bounds, false);
     else
         memset(&clients, 0, sizeof(clients));
     xcb_window_t client = cl ? cl->window : XCB_WINDOW_NONE;

@@ -70,6 +70,20 @@ const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const 
     return matches == 1 ? found : NULL;
 }
 
+const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,
+                                             const char *title, const ad_rect *atspi,
+                                             bool window_relative)
+{
+    const ad_x11_client *c = ad_x11_client_pick(l, pid, title, atspi, window_relative);
+    if (!c && atspi && !window_relative && title && *title)
+        c = ad_x11_client_pick(l, pid, NULL, atspi, false);
+    /* A minimized GTK 3 window's extents need not match its unmapped X window: the title
+     * alone, when one window of the process has it. */
+    if (!c && atspi && title && *title)
+        c = ad_x11_client_pick(l, pid, title, NULL, false);
+    return c;
+}
+
 const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h)
 {
     const ad_x11_client *found = NULL;

@@ -50,6 +50,16 @@ void ad_x11_clients_free(ad_x11_clients *l);
 const ad_x11_client *ad_x11_client_pick(const ad_x11_clients *l, int pid, const char *title,
                                         const ad_rect *atspi, bool window_relative);
 
+/* The X client of an AT-SPI window: ad_x11_client_pick by pid, title and rectangle, then,
+ * for a screen rectangle when the X title differs (or there is none), by pid and rectangle
+ * alone (a window-relative rectangle says too little without the title), then, when the
+ * rectangle matches nothing (a minimized window's), by pid and title alone. The one mapping
+ * list-windows (on the AT-SPI extents) and the window commands (on the bounds list-windows
+ * reported) use. NULL when none or several match. Borrowed from l. */
+const ad_x11_client *ad_x11_client_of_window(const ad_x11_clients *l, int pid,
+                                             const char *title, const ad_rect *atspi,
+                                             bool window_relative);
+
 /* The one viewable popup surface of `pid` sized w x h (within 1 px); NULL when none or
  * several. Borrowed from l. */
 const ad_x11_client *ad_x11_popup_pick(const ad_x11_clients *l, int pid, double w, double h);

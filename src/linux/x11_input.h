@@ -65,6 +65,11 @@ int ad_x11_find_window(ad_x11 *x, int pid, const char *title, uint32_t *ret_wind
  * even with a deadline already past. WINDOW_NOT_FOUND when the window is not in
  * _NET_CLIENT_LIST. */
 int ad_x11_focus_window(ad_x11 *x, uint32_t window, int64_t deadline_us, ad_error *err);
+/* ad_x11_focus_window for focus-window: the focus may also settle on a modal dialog
+ * (_NET_WM_STATE_MODAL) of the same process transient for `window` (a modal dialog takes it), and *ret_active names the window
+ * that holds it. Both read the state twice in a row, a round trip apart, before they return. */
+int ad_x11_activate_window(ad_x11 *x, uint32_t window, int64_t deadline_us,
+                           uint32_t *ret_active, ad_error *err);
 /* The active window (_NET_ACTIVE_WINDOW) and its _NET_WM_PID; 0 for either when none. */
 int ad_x11_active_window(ad_x11 *x, uint32_t *ret_window, int *ret_pid, ad_error *err);
 /* What gets pointer input at root point (px, py): walks the root's children topmost first

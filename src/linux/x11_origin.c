@@ -86,6 +86,73 @@ static size_t windows_to_read(xcb_ewmh_connection_t *ewmh, int screen_no, xcb_wi
     return n;
 }
 
+/* Asks for everything an ad_x11_client holds about ck->window (ck->window and popup set). */
+static void request_client(xcb_ewmh_connection_t *ewmh, xcb_atom_t gtk_extents,
+                           xcb_window_t root, client_cookies *ck)
+{
+    xcb_connection_t *c = ewmh->connection;
+    xcb_window_t w = ck->window;
+    ck->pid = xcb_ewmh_get_wm_pid(ewmh, w);
+    ad_x11_title_request(ewmh, w, &ck->net_name, &ck->wm_name);
+    ck->extents = xcb_get_property(c, 0, w, gtk_extents, XCB_ATOM_CARDINAL, 0, 4);
+    ck->wm_frame = xcb_ewmh_get_frame_extents(ewmh, w);
+    ck->geometry = xcb_get_geometry(c, w);
+    ck->origin = xcb_translate_coordinates(c, w, root, 0, 0);
+}
+
+/* Reads the replies of request_client into *out (zeroed first). False when the window is
+ * gone (no geometry): *out is then empty. */
+static bool reply_client(xcb_ewmh_connection_t *ewmh, const client_cookies *ck,
+                         ad_x11_client *out)
+{
+    xcb_connection_t *c = ewmh->connection;
+    uint32_t pid = 0;
+    memset(out, 0, sizeof(*out));
+    if (xcb_ewmh_get_wm_pid_reply(ewmh, ck->pid, &pid, NULL))
+        out->pid = (int)pid;
+    out->window = ck->window;
+    out->popup = ck->popup;
+    out->title = ad_x11_title_reply(ewmh, ck->net_name, ck->wm_name);
+    frame_extents(c, ck->extents, out);
+    xcb_ewmh_get_extents_reply_t wm;
+    if (xcb_ewmh_get_frame_extents_reply(ewmh, ck->wm_frame, &wm, NULL) && wm.left < 4096 &&
+        wm.right < 4096 && wm.top < 4096 && wm.bottom < 4096) {
+        out->wm_left = (int)wm.left;
+        out->wm_right = (int)wm.right;
+        out->wm_top = (int)wm.top;
+        out->wm_bottom = (int)wm.bottom;
+    }
+    xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck->geometry, NULL);
+    xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(c, ck->origin, NULL);
+    bool alive = g && t;
+    if (alive) {
+        out->x = t->dst_x;
+        out->y = t->dst_y;
+        out->width = g->width;
+        out->height = g->height;
+    } else {
+        free(out->title);
+        memset(out, 0, sizeof(*out));
+    }
+    free(g);
+    free(t);
+    return alive;
+}
+
+static xcb_atom_t gtk_frame_extents_atom(xcb_connection_t *c)
+{
+    return ad_x11_atom(c, "_GTK_FRAME_EXTENTS", true);
+}
+
+int ad_x11_client_read_one(xcb_ewmh_connection_t *ewmh, int screen_no, uint32_t window,
+                           ad_x11_client *ret)
+{
+    client_cookies ck = {.window = window};
+    request_client(ewmh, gtk_frame_extents_atom(ewmh->connection),
+                   ewmh->screens[screen_no]->root, &ck);
+    return reply_client(ewmh, &ck, ret) ? 0 : -1;
+}
+
 int ad_x11_clients_read(ad_x11_clients *ret)
 {
     int screen_no = 0;
@@ -95,52 +162,14 @@ int ad_x11_clients_read(ad_x11_clients *ret)
     if (!c)
         return -1;
     xcb_window_t root = ewmh.screens[screen_no]->root;
-    xcb_atom_t extents = ad_x11_atom(c, "_GTK_FRAME_EXTENTS", true);
+    xcb_atom_t extents = gtk_frame_extents_atom(c);
     client_cookies *ck = calloc(2 * MAX_WINDOWS, sizeof(*ck));
     size_t n = ck ? windows_to_read(&ewmh, screen_no, root, ck) : 0;
     ret->items = calloc(n ? n : 1, sizeof(*ret->items));
-    for (size_t i = 0; ck && ret->items && i < n; i++) { /* all requests, then the replies */
-        xcb_window_t w = ck[i].window;
-        ck[i].pid = xcb_ewmh_get_wm_pid(&ewmh, w);
-        ad_x11_title_request(&ewmh, w, &ck[i].net_name, &ck[i].wm_name);
-        ck[i].extents = xcb_get_property(c, 0, w, extents, XCB_ATOM_CARDINAL, 0, 4);
-        ck[i].wm_frame = xcb_ewmh_get_frame_extents(&ewmh, w);
-        ck[i].geometry = xcb_get_geometry(c, w);
-        ck[i].origin = xcb_translate_coordinates(c, w, root, 0, 0);
-    }
-    for (size_t i = 0; ck && ret->items && i < n; i++) {
-        ad_x11_client *out = &ret->items[ret->count];
-        uint32_t pid = 0;
-        if (xcb_ewmh_get_wm_pid_reply(&ewmh, ck[i].pid, &pid, NULL))
-            out->pid = (int)pid;
-        out->popup = ck[i].popup;
-        out->window = ck[i].window;
-        out->title = ad_x11_title_reply(&ewmh, ck[i].net_name, ck[i].wm_name);
-        frame_extents(c, ck[i].extents, out);
-        xcb_ewmh_get_extents_reply_t wm;
-        if (xcb_ewmh_get_frame_extents_reply(&ewmh, ck[i].wm_frame, &wm, NULL) &&
-            wm.left < 4096 && wm.right < 4096 && wm.top < 4096 && wm.bottom < 4096) {
-            out->wm_left = (int)wm.left;
-            out->wm_right = (int)wm.right;
-            out->wm_top = (int)wm.top;
-            out->wm_bottom = (int)wm.bottom;
-        }
-        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(c, ck[i].geometry, NULL);
-        xcb_translate_coordinates_reply_t *t =
-            xcb_translate_coordinates_reply(c, ck[i].origin, NULL);
-        if (g && t) { /* a window gone meanwhile is left out */
-            out->x = t->dst_x;
-            out->y = t->dst_y;
-            out->width = g->width;
-            out->height = g->height;
-            ret->count++;
-        } else {
-            free(out->title);
-            memset(out, 0, sizeof(*out));
-        }
-        free(g);
-        free(t);
-    }
+    for (size_t i = 0; ck && ret->items && i < n; i++) /* all requests, then the replies */
+        request_client(&ewmh, extents, root, &ck[i]);
+    for (size_t i = 0; ck && ret->items && i < n; i++) /* a window gone meanwhile is left out */
+        ret->count += reply_client(&ewmh, &ck[i], &ret->items[ret->count]);
     int rc = ck && ret->items ? 0 : -1;
     free(ck);
     if (rc < 0)

@@ -8,6 +8,8 @@
 #define AD_X11_ORIGIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <xcb/xcb_ewmh.h>
 
 #include "linux/x11_geometry.h"
 
@@ -16,6 +18,12 @@
  * together. Returns 0 and fills *ret (the caller frees it with ad_x11_clients_free; empty
  * without an EWMH window manager); -1 without an X display. */
 int ad_x11_clients_read(ad_x11_clients *ret);
+
+/* One client window read as ad_x11_clients_read reads each, on the caller's connection
+ * (ewmh initialised for it): 0, or -1 when the window is gone (*ret then empty). *ret is
+ * the caller's (free its title). */
+int ad_x11_client_read_one(xcb_ewmh_connection_t *ewmh, int screen_no, uint32_t window,
+                           ad_x11_client *ret);
 
 /* The size of the X screen (the root window, which spans every monitor). 0, or -1 when
  * there is no X display. */

@@ -2,6 +2,7 @@
  *
  *   x11_conn.c      the connection, time, errors, the sync round trip, sending fake events
  *   x11_windows.c   EWMH windows: find, focus, active, window_at
+ *   x11_window_ops.c  EWMH window management: move, resize, (un)minimize, (un)maximize
  *   x11_pointer.c   XTEST pointer gestures: move, click, wheel, drag
  *   x11_keys.c      combos, the core keyboard mapping and spare keycodes, typing
  *   x11_keynames.c  key and modifier names to keysyms, UTF-8 decoding
@@ -67,6 +68,13 @@ int ad_x11_check_point(ad_x11 *x, int px, int py, ad_error *err);
 void ad_x11_fake(ad_x11 *x, uint8_t type, uint8_t detail, int px, int py);
 /* Presses kcs[0..n) in order, or releases them in reverse order. */
 void ad_x11_fake_keys(ad_x11 *x, const xcb_keycode_t *kcs, int n, bool press);
+
+/* ---- x11_windows.c ----------------------------------------------------------------------- */
+
+/* Waits until an event arrives (for what the connection selected: PropertyNotify,
+ * ConfigureNotify), 20 ms pass, or the deadline; the caller re-reads the state either way.
+ * False once the deadline has passed. */
+bool ad_x11_wait_event(ad_x11 *x, int64_t deadline_us);
 
 /* ---- x11_keys.c -------------------------------------------------------------------------- */
 

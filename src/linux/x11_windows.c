@@ -199,9 +199,7 @@ static bool frame_settled(ad_x11 *x, xcb_window_t window)
            fw == cw + (int)(ext.left + ext.right) && fh == ch + (int)(ext.top + ext.bottom);
 }
 
-/* Waits until an event arrives (PropertyNotify on the root), FOCUS_RECHECK_MS pass, or the
- * deadline; the caller re-reads the state either way. False once the deadline has passed. */
-static bool wait_root_event(ad_x11 *x, int64_t deadline_us)
+bool ad_x11_wait_event(ad_x11 *x, int64_t deadline_us)
 {
     bool got = false;
     xcb_generic_event_t *ev;
@@ -220,7 +218,49 @@ static bool wait_root_event(ad_x11 *x, int64_t deadline_us)
     return true;
 }
 
-int ad_x11_focus_window(ad_x11 *x, uint32_t window, int64_t deadline_us, ad_error *err)
+/* WM_TRANSIENT_FOR of w, XCB_WINDOW_NONE when unset. */
+static xcb_window_t transient_for(ad_x11 *x, xcb_window_t w)
+{
+    xcb_get_property_reply_t *r = xcb_get_property_reply(
+        x->c, xcb_get_property(x->c, 0, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 0, 1),
+        NULL);
+    xcb_window_t t = XCB_WINDOW_NONE;
+    if (r && r->format == 32 && xcb_get_property_value_length(r) == 4)
+        t = *(xcb_window_t *)xcb_get_property_value(r);
+    free(r);
+    return t;
+}
+
+/* _NET_WM_STATE of w holds _NET_WM_STATE_MODAL. */
+static bool is_modal(ad_x11 *x, xcb_window_t w)
+{
+    xcb_ewmh_get_atoms_reply_t st;
+    bool modal = false;
+    if (!xcb_ewmh_get_wm_state_reply(&x->ewmh, xcb_ewmh_get_wm_state(&x->ewmh, w), &st, NULL))
+        return false;
+    for (uint32_t i = 0; i < st.atoms_len; i++)
+        modal |= st.atoms[i] == x->ewmh._NET_WM_STATE_MODAL;
+    xcb_ewmh_get_atoms_reply_wipe(&st);
+    return modal;
+}
+
+/* Does `now` hold the focus for `window`: it is the window, or (accept_modal) a modal
+ * dialog of the same process transient for it, which is where a modal dialog takes the
+ * focus. */
+static bool holds_focus(ad_x11 *x, xcb_window_t now, xcb_window_t window, bool accept_modal)
+{
+    if (now == XCB_WINDOW_NONE)
+        return false;
+    if (now != window && !(accept_modal && transient_for(x, now) == window && is_modal(x, now) &&
+                           wm_pid(x, now) == wm_pid(x, window)))
+        return false;
+    return focus_inside(x, now) && frame_settled(x, now);
+}
+
+/* Activates `window` and waits until the focus holds on two consecutive reads
+ * (holds_focus), or the deadline: then TIMEOUT, details.kind focus_verification. */
+static int focus_loop(ad_x11 *x, uint32_t window, int64_t deadline_us, bool accept_modal,
+                      uint32_t *ret_active, ad_error *err)
 {
     if (!x || window == XCB_WINDOW_NONE)
         return ad_x11_bad_arg(err, "ad_x11_focus_window needs a connection and a window");
@@ -244,14 +284,21 @@ int ad_x11_focus_window(ad_x11 *x, uint32_t window, int64_t deadline_us, ad_erro
                                           active(x));
     if (ad_x11_sync(x, err) < 0)
         return -1;
-    xcb_window_t now;
+    xcb_window_t now = XCB_WINDOW_NONE;
     do {
         if (xcb_connection_has_error(x->c))
             return ad_x11_sync(x, err);
         now = active(x);
-        if (now == window && focus_inside(x, window) && frame_settled(x, window))
+        if (!holds_focus(x, now, window, accept_modal))
+            continue;
+        ad_x11_sync_quiet(x); /* a round trip, then the second read */
+        xcb_window_t again = active(x);
+        if (again == now && holds_focus(x, again, window, accept_modal)) {
+            if (ret_active)
+                *ret_active = now;
             return 0;
-    } while (wait_root_event(x, deadline_us));
+        }
+    } while (ad_x11_wait_event(x, deadline_us));
     ad_error_set(err, AD_TIMEOUT, "Window 0x%x did not become the active window in time",
                  window);
     ad_error_suggest(err, "Check for a modal dialog or a window that holds the focus, "
@@ -260,6 +307,17 @@ int ad_x11_focus_window(ad_x11 *x, uint32_t window, int64_t deadline_us, ad_erro
     ad_error_detail(err, "window", json_integer(window));
     ad_error_detail(err, "active_window", json_integer(now));
     return -1;
+}
+
+int ad_x11_focus_window(ad_x11 *x, uint32_t window, int64_t deadline_us, ad_error *err)
+{
+    return focus_loop(x, window, deadline_us, false, NULL, err);
+}
+
+int ad_x11_activate_window(ad_x11 *x, uint32_t window, int64_t deadline_us,
+                           uint32_t *ret_active, ad_error *err)
+{
+    return focus_loop(x, window, deadline_us, true, ret_active, err);
 }
 
 /* The client window inside frame `w` (w itself when it is a client), else XCB_WINDOW_NONE:

@@ -205,6 +205,39 @@ typedef struct {
     int events;           /* input events delivered, for physical input */
 } ad_act_result;
 
+/* A window operation (focus-window, move-window, resize-window, minimize, maximize,
+ * restore; app-window.md). */
+typedef enum {
+    AD_WIN_FOCUS,
+    AD_WIN_MOVE,     /* x, y: the window's top-left, as list-windows bounds report it */
+    AD_WIN_RESIZE,   /* width, height: the size of those bounds */
+    AD_WIN_MINIMIZE,
+    AD_WIN_MAXIMIZE,
+    AD_WIN_RESTORE,
+} ad_win_op;
+
+typedef struct {
+    ad_win_op op;
+    int x, y, width, height;
+    int64_t deadline_us; /* the read-back waits for the window manager until then */
+} ad_win_req;
+
+/* A window as the window system reads it back. bounds is the rectangle list-windows reports
+ * for the window (and a screenshot of it captures). */
+typedef struct {
+    bool known;
+    ad_rect bounds;
+    bool hidden, maximized_horizontal, maximized_vertical;
+} ad_win_state;
+
+typedef struct {
+    ad_win_state observed;  /* after the request: the last read before it held or timed out */
+    bool reached;           /* observed satisfied ad_win_state_reached before the deadline */
+    char label[48];         /* the request sent, e.g. "EWMH._NET_MOVERESIZE_WINDOW" (the
+                             * trace's window.op event); "none" when nothing was needed */
+    ad_window focused;      /* AD_WIN_FOCUS: the window that holds the focus afterwards (a
+                             * modal dialog of the target counts); owned, ad_window_clear */
+} ad_win_result;
 /* What the clipboard holds or should hold: one representation (commands/clipboard.md). */
 typedef enum { AD_CLIP_TEXT, AD_CLIP_IMAGE, AD_CLIP_FILE_URLS } ad_clip_kind;
 /* What clipboard_read looks for; AUTO takes file references, then an image, then text. */
@@ -270,6 +303,13 @@ typedef struct {
      * Arming (and connecting) ends by deadline_us. */
     void (*watch_changes)(ad_adapter *a, const char *window_id, int64_t deadline_us);
     int (*wait_change)(ad_adapter *a, int64_t until_us);
+    /* Performs a window operation on `target` (a window from list_windows or window_lookup)
+     * and reads it back until ad_win_state_reached (core/window_op.h) holds for req or
+     * req->deadline_us passes; ret->reached says which. A window that is no longer the one
+     * target names (another process, gone) fails with STALE_REF before anything is sent;
+     * a refused request is ACTION_FAILED. NULL: not in this build. */
+    int (*window_op)(ad_adapter *a, const ad_window *target, const ad_win_req *req,
+                     ad_win_result *ret, ad_error *err);
     /* ---- apps (launch, close-app). Any of these may be NULL: the command then fails
      * closed with PLATFORM_NOT_SUPPORTED. ---- */
     /* Resolves APP (an absolute path, a desktop id, a desktop entry name, a command on PATH)

@@ -1,6 +1,8 @@
 /* fake_adapter.c: the in-memory adapter and tree builder of fake_adapter.h. */
 #include "fake_adapter.h"
 
+#include "core/window_op.h"
+
 #include "core/ctx.h"
 
 #include <stdarg.h>
@@ -503,6 +505,45 @@ static int act(ad_adapter *a, const ad_node *target, const ad_act_req *req,
     return 0;
 }
 
+static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *req,
+                     ad_win_result *ret, ad_error *err)
+{
+    fake_adapter *f = F(a);
+    memset(ret, 0, sizeof(*ret));
+    f->n_window_op++;
+    f->last_win_req = *req;
+    fake_window *w = open_window(f, target->id, err);
+    if (!w)
+        return -1;
+    snprintf(ret->label, sizeof(ret->label), "Fake.WindowOp");
+    if (req->op == AD_WIN_FOCUS) {
+        const char *id = f->win_focused_id ? f->win_focused_id : target->id;
+        fake_window *got = f->win_focus_lost ? NULL : fake_window_get(f, id);
+        if (got && ad_window_copy(&ret->focused, &got->w) == 0) {
+            ret->focused.is_focused = true;
+            ret->reached = true;
+        }
+        return 0;
+    }
+    ad_window *fw = &w->w;
+    if (req->op == AD_WIN_MOVE) {
+        fw->bounds.x = req->x;
+        fw->bounds.y = req->y;
+    } else if (req->op == AD_WIN_RESIZE) {
+        fw->bounds.width = req->width;
+        fw->bounds.height = req->height;
+    }
+    fw->minimized = req->op == AD_WIN_MINIMIZE || (fw->minimized && req->op != AD_WIN_RESTORE);
+    ret->observed = (ad_win_state){.known = true, .bounds = fw->bounds,
+                                   .hidden = fw->minimized,
+                                   .maximized_horizontal = req->op == AD_WIN_MAXIMIZE,
+                                   .maximized_vertical = req->op == AD_WIN_MAXIMIZE};
+    if (f->win_clamp)
+        ret->observed = f->win_observed;
+    ret->reached = ad_win_state_reached(req, &ret->observed);
+    return 0;
+}
+
 static const char *protected_process(ad_adapter *a, int pid)
 {
     return F(a)->protected_pid == pid ? "a protected fake process" : NULL;
@@ -606,6 +647,7 @@ static const ad_adapter_ops fake_ops = {
     .process_alive = process_alive,
     .read_window = read_window,
     .act = act,
+    .window_op = window_op,
     .protected_process = protected_process,
     .close_windows = close_windows,
     .signal_process = signal_process,

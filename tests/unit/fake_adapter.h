@@ -95,6 +95,17 @@ typedef struct fake_adapter {
     bool act_fails;
     ad_delivery act_delivery;
     void (*act_effect)(struct fake_adapter *f, const ad_node *target);
+    /* Window operations (window_op): each is counted and its request kept. The fake window
+     * manager applies a move or resize to the window's bounds, a minimize / maximize to its
+     * flags, and reports that, unless win_clamp: then it reports win_observed instead. A
+     * focus lands on win_focused_id (a fake window id; NULL: the target), or nowhere when
+     * win_focus_lost. */
+    int n_window_op;
+    ad_win_req last_win_req;
+    bool win_clamp;
+    ad_win_state win_observed;
+    const char *win_focused_id;
+    bool win_focus_lost;
     /* Like the AT-SPI walker, a read whose deadline already passed fails with TIMEOUT. Off
      * by default: most tests pass deadlines they never mean to expire. */
     bool reads_honor_deadline;

@@ -42,6 +42,12 @@ void tu_bed_free(tu_bed *b)
     free(b);
 }
 
+int tu_bed_teardown(void **state)
+{
+    tu_bed_free(*state);
+    return 0;
+}
+
 char *tu_tmpdir(void)
 {
     const char *base = getenv("TMPDIR");

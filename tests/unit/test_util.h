@@ -31,6 +31,8 @@ typedef struct {
 
 tu_bed *tu_bed_new(ad_node *root);
 void tu_bed_free(tu_bed *b);
+/* A cmocka teardown for a state that is a tu_bed: tu_bed_free(*state). */
+int tu_bed_teardown(void **state);
 /* The state a fake-adapter test starts from: a private state root (tu_home_begin) and a new
  * fake adapter (fake_adapter.h) in *ret_fake, owned by the test; tu_fake_end frees both. */
 struct fake_adapter;

@@ -140,6 +140,32 @@ static void a_server_side_frame_is_part_of_the_window(void **state)
     assert_origin(&c, 520, 787, 380, 126);
 }
 
+/* ad_x11_client_of_window: the one mapping list-windows and the window commands share. */
+static void window_mapping_falls_back_on_title_then_geometry(void **state)
+{
+    (void)state;
+    ad_x11_client items[] = {
+        {.window = 11, .pid = 7, .x = 100, .y = 50, .width = 520, .height = 827,
+         .wm_left = 1, .wm_right = 1, .wm_top = 20, .wm_bottom = 5, .title = "AD Fixture"},
+        {.window = 12, .pid = 7, .x = 300, .y = 300, .width = 200, .height = 100,
+         .title = "AD Dialog"},
+    };
+    ad_x11_clients l = {items, 2};
+    ad_rect listed = ad_x11_client_visible(&items[0]); /* what list-windows reported */
+    assert_int_equal(ad_x11_client_of_window(&l, 7, "AD Fixture", &listed, false)->window, 11);
+    /* Another title on X (a Qt window's): the rectangle alone. */
+    assert_int_equal(ad_x11_client_of_window(&l, 7, "Other", &listed, false)->window, 11);
+    /* A minimized window's stale extents: the title alone. */
+    ad_rect stale = {0, 0, 10, 10};
+    assert_int_equal(ad_x11_client_of_window(&l, 7, "AD Dialog", &stale, false)->window, 12);
+    /* Neither: no guess. */
+    assert_null(ad_x11_client_of_window(&l, 7, "Other", &stale, false));
+    assert_null(ad_x11_client_of_window(&l, 8, "AD Fixture", &listed, false));
+    /* Two windows with one title and no rectangle to tell them apart: none. */
+    items[1].title = "AD Fixture";
+    assert_null(ad_x11_client_of_window(&l, 7, "AD Fixture", &stale, false));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +175,7 @@ int main(void)
         cmocka_unit_test(a_shadowed_gtk3_window_matches_its_whole_x_window),
         cmocka_unit_test(popups_are_matched_by_size_and_never_as_windows),
         cmocka_unit_test(a_server_side_frame_is_part_of_the_window),
+        cmocka_unit_test(window_mapping_falls_back_on_title_then_geometry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

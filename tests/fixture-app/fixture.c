@@ -561,6 +561,9 @@ int main(int argc, char **argv) {
   g_set_prgname(name);
   g_set_application_name(name);
   gtk_init(&argc, &argv);
+  /* A steady caret: a picture of the window taken by one tool equals one taken by another a
+   * moment later (test_screenshot.py), whatever field an earlier test left focused. */
+  g_object_set(gtk_settings_get_default(), "gtk-cursor-blink", FALSE, NULL);
   static Fixture fx;
   fx.next_row = 1;
   fx.last_action = "start";

@@ -63,7 +63,7 @@ const ad_arg_rule ad_global_rules[] = {
     {AD_RULE_REQUIRES, "screenshot", "debug",
      .message = "--screenshot names the visual debug file, so it requires --debug",
      .suggestion = "Add --debug, or drop --screenshot"},
-    {AD_RULE_END},
+    {0},
 };
 
 /* screenshot: observation.md, "--screen ... Cannot combine with --app or --window-id". */
@@ -74,7 +74,7 @@ static const ad_arg_rule screenshot_rules[] = {
     {AD_RULE_AT_MOST_ONE, "screen|window_id",
      .message = "--screen captures a display, so it cannot combine with --window-id",
      .suggestion = "Drop --screen to capture the window, or drop --window-id"},
-    {AD_RULE_END},
+    {0},
 };
 
 /* find: one result shape; an overlay search cannot also be a subtree search. */

@@ -83,13 +83,13 @@ bool ad_session_manifest_multi_agent(const json_t *m)
     return json_is_true(json_object_get(m, "multi_agent"));
 }
 
-int ad_session_check_open(const char *id, const json_t *manifest, const char *command,
-                          const char *action, ad_error *err)
+int ad_session_check_open(const char *id, const json_t *manifest, bool runs_when_ended,
+                          ad_error *err)
 {
     if (!ad_session_manifest_ended(manifest))
         return 0;
     /* "running it again on an ended session succeeds" (system.md), with or without an id. */
-    if (strcmp(command, "session") == 0 && action && strcmp(action, "end") == 0)
+    if (runs_when_ended)
         return 0;
     ad_error_set(err, AD_INVALID_ARGS, "Session '%s' has ended", id);
     ad_error_suggest(err, "Unset AGENT_DESKTOP_SESSION and omit --session, then run the "

@@ -62,10 +62,11 @@ bool ad_session_manifest_multi_agent(const json_t *m);
 
 /* The refusal of a command run in an ended session (sessions.md): INVALID_ARGS with
  * details.kind "session_ended". Returns 0 when the command may run: the session is open,
- * or the command is `session end` (ending again succeeds). version and skills never get
- * here: they never open the state (the table's `stateless`). */
-int ad_session_check_open(const char *id, const json_t *manifest, const char *command,
-                          const char *action, ad_error *err);
+ * or `runs_when_ended` (dispatch sets it for `session end`, the table's
+ * ended_session_action: ending again succeeds). version and skills never get here: they
+ * never open the state (the table's `stateless`). */
+int ad_session_check_open(const char *id, const json_t *manifest, bool runs_when_ended,
+                          ad_error *err);
 
 /* A multi-agent session refuses a desktop action without an agent id before anything is
  * sent (sessions.md, "Agent identity"): INVALID_ARGS, details.kind "agent_id_required". */

@@ -100,11 +100,8 @@ static int check_format(const json_t *entry, const ad_command **ret_cmd, ad_erro
     const ad_command *cmd = ad_command_find(name);
     if (!cmd)
         return ad_error_set(err, AD_INVALID_ARGS, "Unknown command '%s'", name);
-    if (cmd->not_in_batch) {
-        if (strcmp(name, "batch") == 0)
-            return ad_error_set(err, AD_INVALID_ARGS, "Batch commands cannot be nested");
-        return ad_error_set(err, AD_INVALID_ARGS, "%s cannot run inside a batch", name);
-    }
+    if (cmd->not_in_batch)
+        return ad_error_set(err, AD_INVALID_ARGS, "%s", cmd->not_in_batch);
     json_t *args = json_object_get(entry, "args");
     if (args && !json_is_object(args) && !json_is_null(args))
         return ad_error_set(err, AD_INVALID_ARGS, "\"args\" must be an object");
@@ -176,7 +173,7 @@ static int check_permissions(ad_ctx *ctx, const ad_batch_plan *plan, ad_error *e
 
 static bool is_event_wait(const ad_batch_entry *e)
 {
-    return strcmp(e->cmd->name, "wait") == 0 && ad_arg_str(e->args, "event");
+    return e->cmd->baseline_with && ad_arg_str(e->args, e->cmd->baseline_with);
 }
 
 int ad_batch_plan_build(ad_ctx *ctx, const char *text, ad_batch_plan *plan, ad_error *err)

@@ -374,7 +374,7 @@ const ad_command ad_commands[] = {
      .summary = "Clear the clipboard."},
 
     /* Wait */
-    {.name = "wait", .no_accessibility_with = "ms",
+    {.name = "wait", .no_accessibility_with = "ms", .baseline_with = "event",
      .group = G_WAIT, .args = ad_args_wait, .handler = ad_cmd_wait,
      .check = ad_wait_args_check,
      .summary = "Block until a time, element, window, text, menu, event, or notification "
@@ -396,18 +396,20 @@ const ad_command ad_commands[] = {
      .rules = skills_rules,
      .stateless = true,
      .summary = "List and read the skills compiled into the binary."},
-    {.name = "session", .no_accessibility = true,
+    {.name = "session", .no_accessibility = true, .ended_session_action = "end",
      .group = G_SYS, .args = ad_args_session, .rules = session_rules,
      .handler = ad_cmd_session,
      .summary = "Start, end, list, and clean up sessions."},
-    {.name = "cursor-overlay", .group = G_SYS, .not_in_batch = true, .args = ad_args_cursor_overlay,
+    {.name = "cursor-overlay", .group = G_SYS, .args = ad_args_cursor_overlay,
+     .not_in_batch = "cursor-overlay cannot run inside a batch",
      .summary = "Configure the presentation-only agent cursor."},
     {.name = "trace", .no_accessibility = true,
      .group = G_SYS, .args = ad_args_trace, .handler = ad_cmd_trace,
      .summary = "Read merged session trace timelines."},
 
     /* Batch */
-    {.name = "batch", .group = G_BATCH, .not_in_batch = true, .args = ad_args_batch,
+    {.name = "batch", .group = G_BATCH, .not_in_batch = "Batch commands cannot be nested",
+     .args = ad_args_batch,
      .handler = ad_cmd_batch,
      .summary = "Run a bounded, sequential, non-atomic list of commands in one process."},
 };

@@ -95,7 +95,14 @@ typedef struct ad_command {
     bool ref_action;          /* a ref action: resolve, actionability, act, verify */
     bool desktop_action;      /* acts on an app: needs an agent id in a multi-agent session */
     bool destructive;         /* may lose data or end a process (MCP destructiveHint) */
-    bool not_in_batch;        /* refused inside a batch (batch itself, cursor-overlay) */
+    /* Refused inside a batch, with this message (batch itself, cursor-overlay); NULL:
+     * allowed. */
+    const char *not_in_batch;
+    /* An entry given this argument reads an event baseline, which a batch captures before
+     * the entry that precedes it (wait: "event"); NULL: none. */
+    const char *baseline_with;
+    /* The subcommand that still runs in an ended session ("end": ending again succeeds). */
+    const char *ended_session_action;
     /* Never reads the accessibility bus (batch's permission check skips it); or only when
      * the named argument is absent (wait: "ms" pauses without the bus). */
     bool no_accessibility;

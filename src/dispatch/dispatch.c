@@ -114,8 +114,9 @@ static int enter_session(ad_ctx *ctx, const json_t *args, ad_session_use *use, a
                          err) < 0)
         return -1;
     const char *action = json_string_value(json_object_get(args, "action"));
-    if (ad_session_check_open(ctx->session_id, ctx->session_manifest, ctx->command->name,
-                              action, err) < 0)
+    const char *allowed = ctx->command->ended_session_action;
+    if (ad_session_check_open(ctx->session_id, ctx->session_manifest,
+                              allowed && action && strcmp(action, allowed) == 0, err) < 0)
         return -1;
     return ad_session_check_agent(ctx->session_id, ctx->session_manifest,
                                   ctx->command->desktop_action, ctx->agent_id,

@@ -11,13 +11,21 @@
 AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
                  json_t **data_out, char **envelope_out)
 {
+    return ffi_run_with(adapter, name, given_args, NULL, data_out, envelope_out);
+}
+
+AdResult ffi_run_with(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                      json_t *given_globals, json_t **data_out, char **envelope_out)
+{
     if (data_out)
         *data_out = NULL;
     if (envelope_out)
         *envelope_out = NULL;
     const ad_command *cmd = ad_command_find(name);
-    if (!given_args || !cmd) {
+    json_t *globals = given_globals ? given_globals : json_object();
+    if (!given_args || !cmd || !globals) {
         json_decref(given_args);
+        json_decref(globals);
         return ffi_fail(AD_RESULT_ERR_INTERNAL, "the command could not be prepared", NULL);
     }
     ad_adapter *platform = NULL;
@@ -26,10 +34,10 @@ AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *give
         rc = ffi_call_begin(adapter, &platform);
         if (rc != AD_RESULT_OK) {
             json_decref(given_args);
+            json_decref(globals);
             return rc;
         }
     }
-    json_t *globals = json_object();
     const char *session = ffi_adapter_session(adapter);
     if (session)
         json_object_set_new(globals, "session", json_string(session));

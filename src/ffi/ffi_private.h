@@ -4,6 +4,8 @@
  *   ffi_error.c    the thread-local last error, set from core error records
  *   ffi_check.c    argument checks of the ABI: strings, enums, versioned structs
  *   ffi_json.c     the command-backed JSON entrypoints and ffi_run (one command, in process)
+ *   ffi_exec.c     ad_execute_by_ref*, ad_wait (ABI structs to the command's arguments) and
+ *                  ad_set_log_callback
  *   ffi_stubs.c    declarations of api.md this build does not implement yet: each fails
  *                  closed with PLATFORM_NOT_SUPPORTED and frees nothing
  *
@@ -63,5 +65,9 @@ const char *ffi_adapter_session(const struct AdAdapter *adapter);
  * infrastructure failure writes nothing. */
 AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
                  json_t **data_out, char **envelope_out);
+/* ffi_run with global flags too (stolen; NULL: none; e.g. {"headed": true}); the adapter's
+ * session is added to them. */
+AdResult ffi_run_with(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                      json_t *given_globals, json_t **data_out, char **envelope_out);
 
 #endif

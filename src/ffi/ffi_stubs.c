@@ -14,43 +14,6 @@ static AdResult not_built(const char *fn)
     return ffi_fail(AD_RESULT_ERR_PLATFORM_NOT_SUPPORTED, msg, NULL);
 }
 
-AdResult ad_execute_by_ref(
-    const struct AdAdapter *adapter, const char *ref_id, const struct AdAction *action,
-    int32_t policy, char **out)
-{
-    if (out)
-        memset(out, 0, sizeof(*out));
-    (void)adapter;
-    (void)ref_id;
-    (void)action;
-    (void)policy;
-    return not_built("ad_execute_by_ref");
-}
-
-AdResult ad_execute_by_ref_timeout(
-    const struct AdAdapter *adapter, const char *ref_id, const struct AdAction *action,
-    int32_t policy, int64_t timeout_ms, char **out)
-{
-    if (out)
-        memset(out, 0, sizeof(*out));
-    (void)adapter;
-    (void)ref_id;
-    (void)action;
-    (void)policy;
-    (void)timeout_ms;
-    return not_built("ad_execute_by_ref_timeout");
-}
-
-AdResult ad_wait(
-    const struct AdAdapter *adapter, const struct AdWaitArgs *args, char **out)
-{
-    if (out)
-        memset(out, 0, sizeof(*out));
-    (void)adapter;
-    (void)args;
-    return not_built("ad_wait");
-}
-
 AdResult ad_execute_action(
     const struct AdAdapter *adapter, const struct AdNativeHandle *handle,
     const struct AdAction *action, struct AdActionResult *out)
@@ -543,10 +506,4 @@ void ad_dismiss_all_notifications_free(
 {
     (void)dismissed;
     (void)failed;
-}
-
-AdResult ad_set_log_callback(void (*callback)(int32_t level, const char *msg))
-{
-    (void)callback;
-    return not_built("ad_set_log_callback");
 }

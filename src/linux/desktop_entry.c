@@ -47,21 +47,30 @@ typedef struct {
     char *id, *name, *exec, *prog;
 } entry;
 
-/* Every desktop entry, read once per process: a command may match several apps. */
-static entry *entries;
-static size_t n_entries;
-static bool loaded;
+/* Every desktop entry, read once per owner (the platform adapter) on first use: a command
+ * may match several apps. Not process-global: two adapters on two threads each have their
+ * own, and one's destroy cannot free what the other reads. */
+struct ad_desktop_entries {
+    entry *entries;
+    size_t n_entries;
+    bool loaded;
+};
 
-static void load_entries(void)
+ad_desktop_entries *ad_desktop_entries_new(void)
 {
-    loaded = true;
+    return calloc(1, sizeof(ad_desktop_entries));
+}
+
+static void load_entries(ad_desktop_entries *t)
+{
+    t->loaded = true;
     size_t cap = 0;
     for (size_t d = 0; app_dirs[d]; d++) {
         DIR *dir = opendir(app_dirs[d]);
         if (!dir)
             continue;
         struct dirent *e;
-        while ((e = readdir(dir)) && n_entries < MAX_ENTRY_FILES) {
+        while ((e = readdir(dir)) && t->n_entries < MAX_ENTRY_FILES) {
             size_t len = strlen(e->d_name);
             if (len < 9 || strcmp(e->d_name + len - 8, ".desktop") != 0)
                 continue;
@@ -75,30 +84,32 @@ static void load_entries(void)
                 free(prog);
                 continue;
             }
-            if (n_entries == cap) {
+            if (t->n_entries == cap) {
                 cap = cap ? cap * 2 : 128;
-                entry *l = realloc(entries, cap * sizeof(*l));
+                entry *l = realloc(t->entries, cap * sizeof(*l));
                 if (!l) {
                     free(name);
                     free(exec);
                     free(prog);
                     break;
                 }
-                entries = l;
+                t->entries = l;
             }
-            entries[n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec, prog};
+            t->entries[t->n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec, prog};
         }
         closedir(dir);
     }
 }
 
-int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
-                          char **ret_name)
+int ad_desktop_entry_find(ad_desktop_entries *t, const char *exe, const char *app_name,
+                          char **ret_id, char **ret_name)
 {
-    if (!loaded)
-        load_entries();
-    for (size_t i = 0; i < n_entries; i++) {
-        const entry *e = &entries[i];
+    if (!t)
+        return -1;
+    if (!t->loaded)
+        load_entries(t);
+    for (size_t i = 0; i < t->n_entries; i++) {
+        const entry *e = &t->entries[i];
         if ((exe && strcmp(e->exec, exe) == 0) || (app_name && strcmp(e->exec, app_name) == 0)) {
             *ret_id = e->id ? strdup(e->id) : NULL;
             *ret_name = e->name ? strdup(e->name) : NULL;
@@ -108,17 +119,20 @@ int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
     return -1;
 }
 
-int ad_desktop_entry_lookup(const char *app, char **ret_id, char **ret_program)
+int ad_desktop_entry_lookup(ad_desktop_entries *t, const char *app, char **ret_id,
+                            char **ret_program)
 {
-    if (!loaded)
-        load_entries();
+    if (!t)
+        return -1;
+    if (!t->loaded)
+        load_entries(t);
     const entry *found = NULL;
-    for (size_t i = 0; i < n_entries && !found; i++)
-        if (entries[i].id && strcmp(entries[i].id, app) == 0)
-            found = &entries[i];
-    for (size_t i = 0; i < n_entries && !found; i++)
-        if (entries[i].name && strcasecmp(entries[i].name, app) == 0)
-            found = &entries[i];
+    for (size_t i = 0; i < t->n_entries && !found; i++)
+        if (t->entries[i].id && strcmp(t->entries[i].id, app) == 0)
+            found = &t->entries[i];
+    for (size_t i = 0; i < t->n_entries && !found; i++)
+        if (t->entries[i].name && strcasecmp(t->entries[i].name, app) == 0)
+            found = &t->entries[i];
     if (!found)
         return -1;
     *ret_id = strdup(found->id);
@@ -126,16 +140,16 @@ int ad_desktop_entry_lookup(const char *app, char **ret_id, char **ret_program)
     return 0;
 }
 
-void ad_desktop_entries_free(void)
+void ad_desktop_entries_free(ad_desktop_entries *t)
 {
-    for (size_t i = 0; i < n_entries; i++) {
-        free(entries[i].id);
-        free(entries[i].name);
-        free(entries[i].exec);
-        free(entries[i].prog);
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_entries; i++) {
+        free(t->entries[i].id);
+        free(t->entries[i].name);
+        free(t->entries[i].exec);
+        free(t->entries[i].prog);
     }
-    free(entries);
-    entries = NULL;
-    n_entries = 0;
-    loaded = false;
+    free(t->entries);
+    free(t);
 }

@@ -1,0 +1,219 @@
+"""The C library's core against the real desktop (spec/ffi/ownership-and-threading.md): the
+JSON entrypoints through ctypes (ffi_driver.py, in a child process so the library may be the
+ASan build), the adapter's one reused connection, the interaction lease shared with the CLI,
+and the thread hammer (tests/unit/ffi_hammer.c) under the build's sanitizer, ThreadSanitizer
+when build-tsan/ exists. Every effect is read independently: the fixture's state line,
+pyatspi, the files written."""
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import atspi_observer as obs
+from action_helpers import (NOT_DELIVERED, UNVERIFIED, expect_count, need_state, ref,
+                            unchanged)
+from e2e_helpers import REPO_ROOT, fixture_reset
+from test_concurrency import lease_holder  # noqa: F401  (a fixture)
+from test_traces import make_session
+
+DRIVER = Path(__file__).with_name("ffi_driver.py")
+ERR = {"INVALID_ARGS": -10, "STALE_REF": -6, "SNAPSHOT_NOT_FOUND": -13, "TIMEOUT": -9}
+DELIVERY_NOT_DELIVERED, RETRY_SAFE = 1, 1
+
+
+@pytest.fixture(autouse=True)
+def _clean_fixture(fixture_app):
+    fixture_reset(fixture_app)
+    yield
+    fixture_reset(fixture_app)
+
+
+@pytest.fixture(scope="module")
+def build_dir(ad_bin):
+    return Path(ad_bin).parent
+
+
+def _sanitizer_env(binary):
+    """The environment that lets a child load `binary`'s sanitizer runtime first: python is
+    not built with it, so libasan goes in LD_PRELOAD (python's own allocations are not the
+    library's leaks: leak checking is the hammer's, a C program)."""
+    env = {}
+    libs = subprocess.run(["ldd", str(binary)], capture_output=True, text=True).stdout
+    for line in libs.splitlines():
+        if "libasan" in line and "=>" in line:
+            env["LD_PRELOAD"] = line.split("=>")[1].split()[0]
+            env["ASAN_OPTIONS"] = "detect_leaks=0"
+    return env
+
+
+def driver(cli, build_dir, scenario, *args, timeout=120):
+    lib = build_dir / "libagent_desktop_ffi.so"
+    env = cli.environment(_sanitizer_env(lib))
+    p = subprocess.run([sys.executable, str(DRIVER), str(lib), scenario, *args], env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, "driver %s failed (%d): %s" % (scenario, p.returncode,
+                                                            p.stderr[-3000:])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def test_snapshot_then_click_by_ref(cli, build_dir, fixture_app):
+    before = need_state(fixture_app)
+    res = driver(cli, build_dir, "snapshot", "ad-fixture")
+    assert res["rc"] == 0 and res["envelope"]["ok"] is True
+    snap = res["envelope"]["data"]
+    assert snap["app"] == "ad-fixture"
+    # The snapshot's own ref of the increment button (the same tree pyatspi reads).
+    flat = json.dumps(snap["tree"])
+    assert '"Increment"' in flat or "inc" in flat
+    inc = ref(cli, "inc_button")
+    res = driver(cli, build_dir, "click", inc, "-1")
+    assert res["rc"] == 0, res
+    assert res["envelope"]["command"] == "click"
+    assert res["envelope"]["data"]["disposition"] == UNVERIFIED
+    expect_count(fixture_app, before["count"] + 1)  # the app's own state: one click
+
+
+def test_stale_ref_and_the_error_accessors(cli, build_dir, fixture_app):
+    need_state(fixture_app)
+    window = fixture_app.window()
+    if obs.by_id(window, "remove_me_button") is None:
+        pytest.skip("'Remove me' was already removed in this ad-fixture instance")
+    gone = ref(cli, "remove_me_button")
+    cli.ok("click", gone)
+    obs.wait_until(lambda: obs.by_id(fixture_app.window(), "remove_me_button") is None,
+                   what="the button to leave the tree")
+    removed = need_state(fixture_app)
+    res = driver(cli, build_dir, "failure_then_success", gone, "ad-fixture")
+    assert res["rc"] == ERR["STALE_REF"]
+    # A command failure: an ok:false envelope and the same error in the last-error slot.
+    assert res["envelope"]["ok"] is False
+    assert res["envelope"]["error"]["code"] == "STALE_REF"
+    err = res["after_failure"]
+    assert err["code"] == ERR["STALE_REF"]
+    assert err["message"] == res["envelope"]["error"]["message"]
+    assert err["suggestion"] == res["envelope"]["error"].get("suggestion")
+    details = json.loads(err["details"])
+    assert details == res["envelope"]["error"]["details"]
+    assert (err["delivery"], err["retry"]) == (DELIVERY_NOT_DELIVERED, RETRY_SAFE)
+    # A later success leaves the slot as the failure wrote it (errno semantics).
+    assert res["ok_rc"] == 0
+    assert res["after_success"] == err
+    unchanged(fixture_app, removed)  # the stale click did nothing
+
+
+def test_missing_snapshot_and_bare_ref(cli, build_dir, fixture_app):
+    before = need_state(fixture_app)
+    res = driver(cli, build_dir, "click", "@snosuchsnapshot:e1", "0")
+    assert res["rc"] == ERR["SNAPSHOT_NOT_FOUND"]
+    assert res["envelope"]["error"]["code"] == "SNAPSHOT_NOT_FOUND"
+    res = driver(cli, build_dir, "click", "@e1", "0")
+    assert res["rc"] == ERR["INVALID_ARGS"] and res["envelope"] is None  # before dispatch
+    assert "@s8f3k2p9:e1" in res["last_error"]["suggestion"]
+    unchanged(fixture_app, before)
+
+
+def test_wait_window_and_text_timeout(cli, build_dir, fixture_app):
+    res = driver(cli, build_dir, "wait", "AD Fixture", "no such text 9d1f", "ad-fixture")
+    assert res["window_rc"] == 0, res
+    # The window the wait found is the fixture's, as pyatspi names it.
+    assert fixture_app.window().name in json.dumps(res["window"]["data"])
+    assert res["text_rc"] == ERR["TIMEOUT"]
+    assert res["text"]["error"]["code"] == "TIMEOUT"
+    assert res["text_error"]["code"] == ERR["TIMEOUT"]
+
+
+def test_trace_show_and_export_of_a_session_adapter(cli, build_dir, state_home, fixture_app,
+                                                    tmp_path):
+    sid = make_session(state_home)
+    out_html = tmp_path / "trace.html"
+    res = driver(cli, build_dir, "trace", sid, "ad-fixture", str(out_html))
+    assert res["snapshot_rc"] == 0 and res["show_rc"] == 0 and res["export_rc"] == 0, res
+    shown = res["show"]["data"]
+    assert shown["session_id"] == sid
+    assert shown["events"] and all(e["event"].startswith("snapshot.") for e in shown["events"])
+    # The segment the library's snapshot wrote is on disk in the session, independently.
+    trace = Path(state_home) / "sessions" / sid / "trace"
+    on_disk = [json.loads(line) for f in trace.iterdir() for line in f.read_text().splitlines()]
+    assert any(e.get("event") == "snapshot.saved" and e.get("app") == "ad-fixture"
+               for e in on_disk)
+    html = out_html.read_text()
+    assert html.lstrip().lower().startswith("<!doctype html") and sid in html
+
+
+def test_sequential_calls_reuse_one_connection(cli, build_dir, fixture_app):
+    """The adapter owns its connections: ten more calls open no descriptor, and destroy
+    closes what the adapter opened."""
+    res = driver(cli, build_dir, "connections")
+    assert res["first_rc"] == 0 and res["later_rcs"] == [0] * 10
+    assert res["fds_after_more"] == res["fds_after_first"]
+    assert res["fds_after_destroy"] < res["fds_after_first"]
+
+
+def test_a_library_click_waits_for_the_lease_and_times_out(cli, build_dir, fixture_app,
+                                                           lease_holder):
+    """The lease is the CLI's: while another process holds it, a library mutation waits and
+    ends in a structured TIMEOUT, having sent nothing."""
+    before = need_state(fixture_app)
+    res = driver(cli, build_dir, "click", ref(cli, "inc_button"), "500")
+    assert res["rc"] == ERR["TIMEOUT"]
+    assert res["envelope"]["error"]["details"]["kind"] == "lease_timeout"
+    assert res["envelope"]["error"]["disposition"] == NOT_DELIVERED
+    assert (res["last_error"]["delivery"], res["last_error"]["retry"]) == \
+        (DELIVERY_NOT_DELIVERED, RETRY_SAFE)
+    unchanged(fixture_app, before)
+
+
+def test_library_and_cli_mutations_serialize(cli, build_dir, fixture_app):
+    before = need_state(fixture_app)
+    inc = ref(cli, "inc_button")
+    n = 8
+    cli_errors = []
+
+    def cli_clicks():
+        for _ in range(n):
+            code, env = cli.run("click", inc, "--timeout-ms", "20000")
+            if code != 0:
+                cli_errors.append(env)
+    t = threading.Thread(target=cli_clicks)
+    t.start()
+    res = driver(cli, build_dir, "clicks", inc, str(n))
+    t.join(120)
+    assert res["rcs"] == [0] * n and not cli_errors, (res, cli_errors)
+    # Every click of both doors landed exactly once: none was lost or doubled.
+    expect_count(fixture_app, before["count"] + 2 * n)
+
+
+def _hammers(build_dir):
+    found = [build_dir / "tests" / "unit" / "ffi-hammer"]
+    tsan = Path(os.environ.get("AD_FFI_TSAN_HAMMER",
+                               REPO_ROOT / "build-tsan" / "tests" / "unit" / "ffi-hammer"))
+    if tsan.is_file():
+        found.append(tsan)
+    return found
+
+
+def test_thread_hammer(cli, build_dir, fixture_app):
+    """Two adapters on two threads (status, snapshot, click), a reader beside a mutator on
+    one adapter, per-thread last errors, destroy while a call is in flight, calls after
+    destroy; under the build's sanitizer and ThreadSanitizer (build-tsan/) when built."""
+    rounds = 4
+    for hammer in _hammers(build_dir):
+        before = need_state(fixture_app)
+        env = dict(_sanitizer_env(hammer))
+        if "ASAN_OPTIONS" in env:
+            env = {"ASAN_OPTIONS": "detect_leaks=1"}  # a C program: its leaks are ours
+        env["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1:suppressions=%s" % (
+            REPO_ROOT / "tests" / "unit" / "tsan.supp")
+        p = subprocess.run([str(hammer), "ad-fixture", ref(cli, "inc_button"), str(rounds)],
+                           env=cli.environment(env), capture_output=True, text=True,
+                           timeout=600)
+        assert p.returncode == 0, "%s failed (%d): %s" % (hammer, p.returncode,
+                                                         p.stderr[-4000:])
+        assert "WARNING: ThreadSanitizer" not in p.stderr, p.stderr[-4000:]
+        out = json.loads(p.stdout.strip().splitlines()[-1])
+        assert out["clicks"] == 2 * rounds and out["destroyed_refused"] >= 1
+        expect_count(fixture_app, before["count"] + 2 * rounds)

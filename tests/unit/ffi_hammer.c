@@ -36,9 +36,11 @@ static void fail(const char *what, AdResult rc)
     atomic_fetch_add(&failures, 1);
 }
 
-static bool call_ok(const char *what, AdResult rc, char *out)
+/* Frees *out (after the call: an argument's value would be read before the call runs). */
+static bool call_ok(const char *what, AdResult rc, char **out)
 {
-    ad_free_string(out);
+    ad_free_string(*out);
+    *out = NULL;
     if (rc != AD_RESULT_OK) {
         fail(what, rc);
         return false;
@@ -60,17 +62,15 @@ static void *worker(void *p)
     for (int i = 0; i < rounds; i++) {
         char *out = NULL;
         if (w->mutate) {
-            call_ok("status", ad_status(w->adapter, &out), out);
-            out = NULL;
+            call_ok("status", ad_status(w->adapter, &out), &out);
             /* A generous lease wait: the other mutating thread may hold it. */
             AdResult rc = ad_execute_by_ref_timeout(w->adapter, ref, &click,
                                                     AD_POLICY_KIND_HEADLESS, 20000, &out);
-            if (call_ok("click", rc, out))
+            if (call_ok("click", rc, &out))
                 atomic_fetch_add(&clicks, 1);
-            out = NULL;
         }
         call_ok("snapshot", ad_snapshot(w->adapter, app, AD_SNAPSHOT_SURFACE_WINDOW, 10, true,
-                                        true, &out), out);
+                                        true, &out), &out);
     }
     return NULL;
 }
@@ -88,8 +88,7 @@ static void *errors_stay_per_thread(void *p)
     }
     const char *msg = ad_last_error_message();
     for (int i = 0; i < rounds * 2; i++) {
-        out = NULL;
-        call_ok("status (errors thread)", ad_status(a, &out), out);
+        call_ok("status (errors thread)", ad_status(a, &out), &out);
         if (ad_last_error_code() != AD_RESULT_ERR_INVALID_ARGS ||
             ad_last_error_message() != msg) {
             fail("this thread's last error changed without a failure on it", 0);

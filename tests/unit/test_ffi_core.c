@@ -74,10 +74,12 @@ static void test_calls_after_destroy_fail_with_invalid_args(void **state)
     ad_adapter_destroy(NULL);
 }
 
+/* A pause (wait MS, a read) running on another thread. */
 typedef struct {
     struct AdAdapter *adapter;
-    pthread_barrier_t *start;
     uint64_t pause_ms;
+    pthread_barrier_t start;
+    pthread_t thread;
     AdResult rc;
     atomic_llong ended_ms;
 } waiter;
@@ -85,7 +87,7 @@ typedef struct {
 static void *run_pause(void *p)
 {
     waiter *w = p;
-    pthread_barrier_wait(w->start);
+    pthread_barrier_wait(&w->start);
     AdWaitArgs args = pause_args(w->pause_ms);
     char *out = NULL;
     w->rc = ad_wait(w->adapter, &args, &out);
@@ -94,53 +96,55 @@ static void *run_pause(void *p)
     return NULL;
 }
 
+/* Starts a pause of pause_ms on a new adapter on another thread, and returns once it had a
+ * head start of 200 ms, so the pause is in flight when the caller goes on. */
+static void start_pause(waiter *w, uint64_t pause_ms)
+{
+    *w = (waiter){.adapter = ad_adapter_create(), .pause_ms = pause_ms};
+    assert_non_null(w->adapter);
+    pthread_barrier_init(&w->start, NULL, 2);
+    pthread_create(&w->thread, NULL, run_pause, w);
+    pthread_barrier_wait(&w->start);
+    sleep_ms(200);
+}
+
+/* Joins the pause, which succeeded. */
+static void join_pause(waiter *w)
+{
+    pthread_join(w->thread, NULL);
+    pthread_barrier_destroy(&w->start);
+    assert_int_equal(w->rc, AD_RESULT_OK);
+}
+
 static void test_destroy_waits_for_the_call_in_flight(void **state)
 {
     (void)state;
-    struct AdAdapter *a = ad_adapter_create();
-    assert_non_null(a);
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, 2);
-    waiter w = {.adapter = a, .start = &start, .pause_ms = 1000};
-    pthread_t t;
-    pthread_create(&t, NULL, run_pause, &w);
-    pthread_barrier_wait(&start);
-    sleep_ms(200); /* a head start, so the pause is in flight when destroy begins */
-    ad_adapter_destroy(a);
+    waiter w;
+    start_pause(&w, 1000);
+    ad_adapter_destroy(w.adapter);
     int64_t destroyed_ms = now_ms();
     /* destroy returned only once the call in flight had ended, and that call succeeded. */
     assert_true(atomic_load(&w.ended_ms) != 0);
     assert_true(atomic_load(&w.ended_ms) <= destroyed_ms);
-    pthread_join(t, NULL);
-    assert_int_equal(w.rc, AD_RESULT_OK);
+    join_pause(&w);
     char *out = NULL;
-    assert_int_equal(ad_status(a, &out), AD_RESULT_ERR_INVALID_ARGS);
-    pthread_barrier_destroy(&start);
+    assert_int_equal(ad_status(w.adapter, &out), AD_RESULT_ERR_INVALID_ARGS);
 }
 
 static void test_reads_on_one_adapter_run_concurrently(void **state)
 {
     (void)state;
-    struct AdAdapter *a = ad_adapter_create();
-    assert_non_null(a);
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, 2);
-    /* A long pause (a read) in flight on another thread; a status on this one must not wait
-     * for it: it returns while the pause is still running. With one lock per adapter it
-     * would end after the pause. */
-    waiter w = {.adapter = a, .start = &start, .pause_ms = 3000};
-    pthread_t t;
-    pthread_create(&t, NULL, run_pause, &w);
-    pthread_barrier_wait(&start);
-    sleep_ms(200);
+    /* A long pause (a read) in flight on another thread; a status on the same adapter here
+     * must not wait for it: it returns while the pause is still running. With one lock per
+     * adapter it would end after the pause. */
+    waiter w;
+    start_pause(&w, 3000);
     char *out = NULL;
-    assert_int_equal(ad_status(a, &out), AD_RESULT_OK);
+    assert_int_equal(ad_status(w.adapter, &out), AD_RESULT_OK);
     ad_free_string(out);
     assert_true(atomic_load(&w.ended_ms) == 0);
-    pthread_join(t, NULL);
-    assert_int_equal(w.rc, AD_RESULT_OK);
-    ad_adapter_destroy(a);
-    pthread_barrier_destroy(&start);
+    join_pause(&w);
+    ad_adapter_destroy(w.adapter);
 }
 
 static void test_execute_by_ref_checks_before_dispatch(void **state)

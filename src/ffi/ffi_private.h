@@ -1,6 +1,7 @@
 /* ffi_private.h: what the files of the C library share (include/agent_desktop.h is the ABI).
  *
- *   ffi_adapter.c  struct AdAdapter: lifecycle, the live platform adapter, call begin/end
+ *   ffi_adapter.c  struct AdAdapter: its pool of live platform adapters, call begin/end,
+ *                  revocation by destroy (a kept tombstone)
  *   ffi_error.c    the thread-local last error, set from core error records
  *   ffi_check.c    argument checks of the ABI: strings, enums, versioned structs
  *   ffi_json.c     the command-backed JSON entrypoints and ffi_run (one command, in process)
@@ -47,8 +48,10 @@ AdResult ffi_check_ptr(const void *p, const char *what);
 /* ---- the adapter (ffi_adapter.c) ---- */
 
 /* Begins a call on `adapter`: INVALID_ARGS (recorded) for NULL or a destroyed adapter. On
- * AD_RESULT_OK, *platform is the adapter's live platform adapter, usable by this thread
- * until ffi_call_end; destroy waits for the calls in flight. */
+ * AD_RESULT_OK, *platform is one of the adapter's platform adapters, lent to this thread
+ * alone until ffi_call_end (so concurrent calls never share a connection); destroy waits
+ * for the calls in flight. Every AD_RESULT_OK is paired with one ffi_call_end on the same
+ * thread, with no other call begun in between. */
 AdResult ffi_call_begin(const struct AdAdapter *adapter, ad_adapter **platform);
 void ffi_call_end(const struct AdAdapter *adapter);
 /* The adapter's session id, or NULL (borrowed, valid for the adapter's life). */

@@ -161,6 +161,19 @@ static AdResult action_args(const action_map *map, const char *ref_id, const AdA
     return AD_RESULT_OK;
 }
 
+/* A bare or malformed ref is refused before dispatch (no envelope), with ad_ref_parse's
+ * message and suggestion. */
+static AdResult check_ref(const char *ref_id)
+{
+    ad_ref parsed;
+    ad_error err = AD_ERROR_INIT;
+    if (ad_ref_parse(ref_id, &parsed, &err) == 0)
+        return AD_RESULT_OK;
+    AdResult rc = ffi_fail_record(&err);
+    ad_error_clear(&err);
+    return rc;
+}
+
 AdResult ad_execute_by_ref_timeout(const struct AdAdapter *adapter, const char *ref_id,
                                    const struct AdAction *action, int32_t policy,
                                    int64_t timeout_ms, char **out)
@@ -181,14 +194,9 @@ AdResult ad_execute_by_ref_timeout(const struct AdAdapter *adapter, const char *
         rc = ffi_check_string(ref_id, "ref_id", true);
     if (rc != AD_RESULT_OK)
         return rc;
-    /* A bare or malformed ref is refused here, before dispatch, for every kind. */
-    ad_ref parsed;
-    ad_error err = AD_ERROR_INIT;
-    if (ad_ref_parse(ref_id, &parsed, &err) < 0) {
-        rc = ffi_fail_record(&err);
-        ad_error_clear(&err);
+    rc = check_ref(ref_id);
+    if (rc != AD_RESULT_OK)
         return rc;
-    }
     const action_map *map = &action_maps[action->kind];
     if (!map->command)
         return ffi_fail(AD_RESULT_ERR_ACTION_NOT_SUPPORTED,
@@ -265,6 +273,8 @@ AdResult ad_wait(const struct AdAdapter *adapter, const struct AdWaitArgs *wa, c
     };
     for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]) && rc == AD_RESULT_OK; i++)
         rc = given_string(args, strings[i].key, strings[i].value, strings[i].what);
+    if (rc == AD_RESULT_OK && m->element) /* a ref, refused before dispatch like any ref */
+        rc = check_ref(m->element);
     if (rc != AD_RESULT_OK) {
         json_decref(args);
         return rc;

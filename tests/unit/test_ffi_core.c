@@ -241,6 +241,13 @@ static void test_wait_takes_the_cli_mode_rules(void **state)
     out = (char *)1;
     assert_int_equal(ad_wait(a, &w, &out), AD_RESULT_ERR_INVALID_ARGS);
     assert_null(out);
+    /* A bare element ref: refused before dispatch, like every ref the ABI takes. */
+    memset(&w, 0, sizeof(w));
+    w.mode.element = "@e3";
+    out = (char *)1;
+    assert_int_equal(ad_wait(a, &w, &out), AD_RESULT_ERR_INVALID_ARGS);
+    assert_null(out);
+    assert_non_null(ad_last_error_suggestion());
     /* A pause: ok. */
     w = pause_args(5);
     assert_int_equal(ad_wait(a, &w, &out), AD_RESULT_OK);

@@ -196,19 +196,36 @@ def _hammers(build_dir):
     return found
 
 
-def test_thread_hammer(cli, build_dir, fixture_app):
+def _screenshots_session(state_home):
+    """A tracing session whose manifest records before/after screenshots of each action."""
+    sid = make_session(state_home)
+    path = Path(state_home) / "sessions" / sid / "session.json"
+    manifest = json.loads(path.read_text())
+    manifest["screenshots"] = True
+    path.write_text(json.dumps(manifest))
+    return sid
+
+
+@pytest.mark.parametrize("with_session", [False, True], ids=["no-session", "screenshots"])
+def test_thread_hammer(cli, build_dir, state_home, fixture_app, with_session):
     """Two adapters on two threads (status, snapshot, click), a reader beside a mutator on
     one adapter, per-thread last errors, destroy while a call is in flight, calls after
-    destroy; under the build's sanitizer and ThreadSanitizer (build-tsan/) when built."""
+    destroy; under the build's sanitizer and ThreadSanitizer (build-tsan/) when built. With
+    a screenshots session, each click also writes its trace and artifacts from two threads."""
     rounds = 4
     for hammer in _hammers(build_dir):
+        extra = [_screenshots_session(state_home)] if with_session else []
+        # A session's refs live in the session: the ref comes from there too.
+        target = cli.ok("find", "--app", "ad-fixture", "--native-id", "inc_button", "--exact",
+                        "--first", *(["--session", extra[0]] if extra else []))["match"]["ref_id"]
         before = need_state(fixture_app)
         env = dict(_sanitizer_env(hammer))
         if "ASAN_OPTIONS" in env:
             env = {"ASAN_OPTIONS": "detect_leaks=1"}  # a C program: its leaks are ours
         env["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1:suppressions=%s" % (
             REPO_ROOT / "tests" / "unit" / "tsan.supp")
-        p = subprocess.run([str(hammer), "ad-fixture", ref(cli, "inc_button"), str(rounds)],
+        p = subprocess.run([str(hammer), "ad-fixture", target, str(rounds),
+                            *extra],
                            env=cli.environment(env), capture_output=True, text=True,
                            timeout=600)
         assert p.returncode == 0, "%s failed (%d): %s" % (hammer, p.returncode,
@@ -217,3 +234,6 @@ def test_thread_hammer(cli, build_dir, fixture_app):
         out = json.loads(p.stdout.strip().splitlines()[-1])
         assert out["clicks"] == 2 * rounds and out["destroyed_refused"] >= 1
         expect_count(fixture_app, before["count"] + 2 * rounds)
+        if with_session:  # every click's artifacts landed, none overwritten by another's
+            shots = list((Path(state_home) / "sessions" / extra[0]).rglob("*.png"))
+            assert len(shots) >= 2 * rounds, shots

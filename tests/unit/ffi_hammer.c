@@ -1,7 +1,10 @@
 /* ffi_hammer.c: a driver for a live desktop, run by tests/e2e/test_ffi_core.py (under the
  * normal, ASan and TSan builds): it hammers the C library from several threads at once.
  *
- *   ffi-hammer APP REF ROUNDS
+ *   ffi-hammer APP REF ROUNDS [SESSION]
+ *
+ * With SESSION (a session whose manifest records screenshots), the two clicking adapters are
+ * scoped to it, so each click also writes its trace and before/after artifacts.
  *
  * - two threads, each with its own adapter, run ROUNDS times: status, a snapshot of APP, a
  *   click on REF (a qualified ref the caller took from the same state root); every call must
@@ -130,8 +133,8 @@ static void *snapshot_until_refused(void *p)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: ffi-hammer APP REF ROUNDS\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: ffi-hammer APP REF ROUNDS [SESSION]\n");
         return 2;
     }
     app = argv[1];
@@ -139,7 +142,9 @@ int main(int argc, char **argv)
     rounds = atoi(argv[3]);
     if (ad_init(AD_ABI_VERSION_MAJOR) != AD_RESULT_OK)
         return 1;
-    struct AdAdapter *a1 = ad_adapter_create(), *a2 = ad_adapter_create();
+    const char *session = argc == 5 ? argv[4] : NULL;
+    struct AdAdapter *a1 = ad_adapter_create_with_session(session);
+    struct AdAdapter *a2 = ad_adapter_create_with_session(session);
     struct AdAdapter *doomed = ad_adapter_create();
     if (!a1 || !a2 || !doomed)
         return 1;

@@ -147,6 +147,17 @@ def main():
         res["rc"], res["envelope"] = L.click(a, args[0], int(args[1]))
         res["last_error"] = L.last_error()
         lib.ad_adapter_destroy(a)
+    elif scenario == "act":  # REF KIND POLICY [TEXT] [DIRECTION AMOUNT]: one ad_execute_by_ref
+        a = lib.ad_adapter_create()
+        act = AdAction()
+        act.kind = int(args[1])
+        if len(args) > 3 and args[3] != "-":
+            act.text = args[3].encode()
+        if len(args) > 5:
+            act.scroll.direction, act.scroll.amount = int(args[4]), int(args[5])
+        res["rc"], res["envelope"] = L.envelope(lib.ad_execute_by_ref, a, args[0].encode(),
+                                                C.byref(act), int(args[2]))
+        lib.ad_adapter_destroy(a)
     elif scenario == "clicks":  # REF N: N clicks in a row, each through the lease
         a = lib.ad_adapter_create()
         res["rcs"], res["contention"] = [], []

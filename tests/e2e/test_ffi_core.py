@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import atspi_observer as obs
-from action_helpers import (NOT_DELIVERED, UNVERIFIED, expect_count, need_state, ref,
-                            unchanged)
+from action_helpers import (NOT_DELIVERED, UNVERIFIED, ensure_fixture_active, expect_count,
+                            have_xdotool, need_state, ref, scroll_value, set_scroll_value,
+                            unchanged, wait_state)
 from e2e_helpers import REPO_ROOT, fixture_reset
 from test_concurrency import lease_holder  # noqa: F401  (a fixture)
 from test_traces import make_session
@@ -75,6 +76,68 @@ def test_snapshot_then_click_by_ref(cli, build_dir, fixture_app):
     assert res["envelope"]["command"] == "click"
     assert res["envelope"]["data"]["disposition"] == UNVERIFIED
     expect_count(fixture_app, before["count"] + 1)  # the app's own state: one click
+
+
+# AdActionKind values the tests below use.
+SET_VALUE, CHECK, UNCHECK, TOGGLE, SCROLL, TYPE_TEXT, CLEAR = 4, 10, 11, 9, 12, 17, 18
+HEADLESS, FOCUS_FALLBACK = 0, 1
+DOWN = 1
+
+
+def act(cli, build_dir, ref_id, kind, policy=HEADLESS, text="-", scroll=()):
+    res = driver(cli, build_dir, "act", ref_id, str(kind), str(policy), text,
+                 *[str(v) for v in scroll])
+    return res["rc"], res["envelope"]
+
+
+def test_action_kinds_map_to_their_commands(cli, build_dir, fixture_app):
+    """Each AdActionKind runs its CLI command with the AdAction's arguments; the effect is
+    read from the fixture's state line and pyatspi."""
+    need_state(fixture_app)
+    window = fixture_app.window()
+    entry = obs.by_id(window, "name_entry")
+    name = ref(cli, "name_entry")
+    rc, env = act(cli, build_dir, name, SET_VALUE, text="hello")
+    assert rc == 0 and env["command"] == "set-value", env
+    wait_state(fixture_app, lambda s: s["name"] == "hello", "name hello")
+    assert obs.text_of(entry) == "hello"
+    rc, env = act(cli, build_dir, name, CLEAR)
+    assert rc == 0 and env["command"] == "clear", env
+    wait_state(fixture_app, lambda s: s["name"] == "", "an empty name")
+    rc, env = act(cli, build_dir, name, TYPE_TEXT, text="abc")
+    assert rc == 0 and env["command"] == "type", env
+    wait_state(fixture_app, lambda s: s["name"] == "abc", "name abc")
+    assert obs.text_of(entry) == "abc"
+
+    box = ref(cli, "feature_check")
+    for kind, command, on in ((CHECK, "check", True), (UNCHECK, "uncheck", False),
+                              (TOGGLE, "toggle", True)):
+        rc, env = act(cli, build_dir, box, kind)
+        assert rc == 0 and env["command"] == command, env
+        wait_state(fixture_app, lambda s: s["feature"] is on, "feature %s" % on)
+        assert ("checked" in obs.state_names(obs.by_id(window, "feature_check"))) is on
+
+
+def test_scroll_kind_takes_direction_amount_and_policy(cli, build_dir, fixture_app):
+    """Headless, a scroll is refused by policy and the list stays; with
+    AD_POLICY_KIND_FOCUS_FALLBACK (--headed) it scrolls down."""
+    before = need_state(fixture_app)
+    window = fixture_app.window()
+    set_scroll_value(window, 100)
+    lst = ref(cli, "long_list")
+    rc, env = act(cli, build_dir, lst, SCROLL, scroll=(DOWN, 3))
+    assert env["error"]["code"] == "POLICY_DENIED", env
+    unchanged(fixture_app, before)
+    assert abs(scroll_value(window) - 100) < 0.5
+    if not have_xdotool():
+        set_scroll_value(window, 0)
+        return
+    ensure_fixture_active(fixture_app)
+    rc, env = act(cli, build_dir, lst, SCROLL, policy=FOCUS_FALLBACK, scroll=(DOWN, 3))
+    assert rc == 0 and env["data"]["action"] == "scroll", env
+    obs.wait_until(lambda: scroll_value(window) > 101, what="the list to scroll down",
+                   timeout=5)
+    set_scroll_value(window, 0)
 
 
 def test_stale_ref_and_the_error_accessors(cli, build_dir, fixture_app):

@@ -71,6 +71,20 @@ for variant in build build-asan; do
   st=$?
   grep -E '^# (pass|fail)' "$log/mcp-$variant.txt"
   count_tap "$log/mcp-$variant.txt" $st
+  # The C library from Python ctypes (TAP, tests/ffi-python/smoke.py). Python loads the
+  # ASan library itself, so its runtime is preloaded; Python's own leaks are not ours.
+  echo "== C library smoke test ($variant)"
+  preload=""
+  [[ $variant == build-asan ]] && preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+  smoke_home=$(mktemp -d "${TMPDIR:-/tmp}/ad-smoke.XXXXXX")
+  AGENT_DESKTOP_HOME=$smoke_home LD_PRELOAD=$preload \
+    ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
+    /usr/bin/python3 tests/ffi-python/smoke.py "$variant/libagent_desktop_ffi.so" \
+    include/agent_desktop.h >"$log/smoke-$variant.txt" 2>&1
+  st=$?
+  rm -rf "$smoke_home"
+  grep -E '^(ok|not ok) ' "$log/smoke-$variant.txt"
+  count_tap "$log/smoke-$variant.txt" $st
 done
 ad_desktop_stop
 

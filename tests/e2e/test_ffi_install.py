@@ -162,3 +162,43 @@ def test_spec_program_builds_with_pkg_config_and_snapshots(installed, cli, calcu
     for n in refd:
         if n.get("name"):
             assert n["name"] in names, n
+
+
+@pytest.mark.skipif(shutil.which("xclip") is None, reason="xclip is needed")
+def test_installed_library_finds_the_helper_from_another_program(installed, cli, tmp_path):
+    """A library host (python3 here) lives outside bindir: the library finds the helper
+    beside itself (the libdir symlink to the installed helper)."""
+    assert os.path.realpath(installed["libdir"] / HELPER) == str(installed["bindir"] / HELPER)
+    stop_helper()
+    script = tmp_path / "set_clipboard.py"
+    script.write_text(
+        "import ctypes, sys\n"
+        "lib = ctypes.CDLL(sys.argv[1])\n"
+        "lib.ad_adapter_create.restype = ctypes.c_void_p\n"
+        "lib.ad_set_clipboard.argtypes = [ctypes.c_void_p, ctypes.c_char_p]\n"
+        "lib.ad_last_error_message.restype = ctypes.c_char_p\n"
+        "assert lib.ad_init(7) == 0\n"
+        "ad = ctypes.c_void_p(lib.ad_adapter_create())\n"
+        "rc = lib.ad_set_clipboard(ad, b'from the installed library')\n"
+        "print(rc, (lib.ad_last_error_message() or b'').decode())\n")
+    env = cli.environment()
+    if installed["sanitize"] not in ("none", ""):
+        env["LD_PRELOAD"] = " ".join(subprocess.run(
+            ["gcc", "-print-file-name=lib%s.so" % s], capture_output=True, text=True,
+            check=True).stdout.strip() for s in installed["sanitize"].split(","))
+        env["ASAN_OPTIONS"] = "detect_leaks=0"  # python3's own allocations
+    try:
+        p = subprocess.run(["/usr/bin/python3", str(script),
+                            str(installed["libdir"] / "libagent_desktop_ffi.so.7")],
+                           capture_output=True, text=True, env=env, timeout=60)
+        assert p.returncode == 0, p.stderr
+        rc, _, message = p.stdout.strip().partition(" ")
+        if rc == "-8" and "not available in this build of the library" in message:
+            pytest.skip("ad_set_clipboard is not built on this branch yet (ffi-windows)")
+        assert rc == "0", p.stdout
+        got = subprocess.run(["xclip", "-o", "-selection", "clipboard", "-t", "UTF8_STRING"],
+                             capture_output=True, timeout=10).stdout
+        assert got == b"from the installed library"
+        assert os.readlink("/proc/%d/exe" % helper_pid()) == str(installed["bindir"] / HELPER)
+    finally:
+        stop_helper()

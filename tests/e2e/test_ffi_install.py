@@ -183,8 +183,9 @@ def test_installed_library_finds_the_helper_from_another_program(installed, cli,
         "print(rc, (lib.ad_last_error_message() or b'').decode())\n")
     env = cli.environment()
     if installed["sanitize"] not in ("none", ""):
+        runtimes = {"address": "libasan.so", "undefined": "libubsan.so"}
         env["LD_PRELOAD"] = " ".join(subprocess.run(
-            ["gcc", "-print-file-name=lib%s.so" % s], capture_output=True, text=True,
+            ["gcc", "-print-file-name=" + runtimes[s]], capture_output=True, text=True,
             check=True).stdout.strip() for s in installed["sanitize"].split(","))
         env["ASAN_OPTIONS"] = "detect_leaks=0"  # python3's own allocations
     try:

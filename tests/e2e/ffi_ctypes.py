@@ -3,6 +3,7 @@ get, is, the raw tree, native handles and actions. The library is AD_FFI_LIB, el
 libagent_desktop_ffi.so beside AD_BIN (build/ or build-asan/)."""
 import ctypes
 import os
+import subprocess
 
 c_char_p = ctypes.c_char_p
 AD_EXACT_WINDOW_INFO_VERSION = 1
@@ -21,6 +22,17 @@ CLICK, SET_VALUE, TOGGLE, CHECK, UNCHECK, DOUBLE_CLICK = 0, 4, 9, 10, 11, 1
 def library_path(ad_bin):
     return os.environ.get("AD_FFI_LIB") or os.path.join(os.path.dirname(ad_bin),
                                                         "libagent_desktop_ffi.so")
+
+
+def needs_asan_runtime(path):
+    """True for a library built with -fsanitize=address (it links libasan)."""
+    out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+    return "libasan" in out
+
+
+def asan_runtime_loaded():
+    with open("/proc/self/maps") as f:
+        return "libasan" in f.read()
 
 
 class Rect(ctypes.Structure):

@@ -12,13 +12,21 @@ import atspi_observer as obs
 import ffi_ctypes as ffi
 from e2e_helpers import fixture_reset
 
+# An ASan build of the library needs its runtime preloaded into this python
+# (LD_PRELOAD=libasan.so:libubsan.so); the apps the tests start must not inherit it.
+os.environ.pop("LD_PRELOAD", None)
+
 
 @pytest.fixture(scope="module")
 def lib(ad_bin, state_home):
     # The library runs in this process: give it the state root the CLI fixtures use.
     os.environ["AGENT_DESKTOP_HOME"] = state_home
     os.environ.pop("AGENT_DESKTOP_SESSION", None)
-    return ffi.load(ffi.library_path(ad_bin))
+    path = ffi.library_path(ad_bin)
+    if ffi.needs_asan_runtime(path) and not ffi.asan_runtime_loaded():
+        pytest.skip("%s is an ASan build: run this file with LD_PRELOAD=libasan.so:libubsan.so"
+                    % path)
+    return ffi.load(path)
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,14 @@
  * lands on its element in a fresh read of its window (ffi_handle.c), the interaction lease
  * is taken around the dispatch like every mutation, and the element is read back for
  * post_state. As api.md says, there is no preflight: no strict re-identification (the
- * handle's address is the identity) and no actionability checks. Semantic actions only in
- * this build; the pointer and keyboard gestures fail closed with ACTION_NOT_SUPPORTED.
+ * handle's address is the identity) and no actionability checks.
+ *
+ * The policy (AdPolicyKind) decides the route as --headed does for the CLI: semantic kinds go
+ * through the accessibility API under every policy; the pointer and keyboard gestures
+ * (double and triple click, hover, scroll, press_key, drag) have no semantic route, so
+ * headless refuses them with POLICY_DENIED and focus_fallback or headed sends them as
+ * physical input in the element's window. key_down and key_up fail closed everywhere, as
+ * the CLI's key-down and key-up do.
  *
  * Ownership: every string and array of an AdActionResult is allocated on its own and
  * released by ad_free_action_result. */
@@ -16,6 +22,7 @@
 #include "core/action.h"
 #include "core/deadline.h"
 #include "core/lease.h"
+#include "core/surface.h"
 #include "ffi/ffi_private.h"
 
 /* AdActionKind in order: the CLI's action name, the semantic act, and whether it has one. */
@@ -40,6 +47,85 @@ _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == AD_ACTION_KIND_DRAG + 1,
                "one entry per AdActionKind");
 
 #define ACTION_TIMEOUT_MS 5000
+
+/* AdModifier values in order, as a key combo names them. */
+static const char *const modifier_names[] = {"meta", "ctrl", "alt", "shift"};
+
+/* The combo "ctrl+shift+a" of an AdKeyCombo (owned), or NULL with INVALID_ARGS recorded. */
+static char *combo_text(const AdKeyCombo *k)
+{
+    if (ffi_check_string(k->key, "action.key.key", true) != AD_RESULT_OK ||
+        (k->modifier_count && ffi_check_ptr(k->modifiers, "action.key.modifiers") !=
+                                  AD_RESULT_OK))
+        return NULL;
+    size_t len = strlen(k->key) + 1;
+    for (uint32_t i = 0; i < k->modifier_count; i++) {
+        if (ffi_check_enum(k->modifiers[i], AD_MODIFIER_META, AD_MODIFIER_SHIFT,
+                           "action.key.modifiers") != AD_RESULT_OK)
+            return NULL;
+        len += strlen(modifier_names[k->modifiers[i]]) + 1;
+    }
+    char *combo = malloc(len);
+    if (!combo) {
+        ffi_fail(AD_RESULT_ERR_INTERNAL, "out of memory", NULL);
+        return NULL;
+    }
+    combo[0] = '\0';
+    for (uint32_t i = 0; i < k->modifier_count; i++) {
+        strcat(combo, modifier_names[k->modifiers[i]]);
+        strcat(combo, "+");
+    }
+    strcat(combo, k->key);
+    return combo;
+}
+
+/* The physical request of a gesture at the element's live center (x, y). */
+static int gesture_request(const AdAction *action, const ad_node *n, const char *window_id,
+                           const char *combo, ad_phys_req *req, ad_error *err)
+{
+    *req = (ad_phys_req){.focus_window_id = window_id, .verify_window_id = window_id,
+                         .popup_ok = ad_surface_in_popup(n), .button = 1, .count = 1,
+                         .combo = combo};
+    if (action->kind != AD_ACTION_KIND_PRESS_KEY && action->kind != AD_ACTION_KIND_DRAG &&
+        (n->bounds_state != AD_FIELD_KNOWN || n->bounds.width <= 0 || n->bounds.height <= 0)) {
+        ad_error_set(err, AD_ACTION_FAILED, "The element has no live bounds to point at");
+        ad_error_detail(err, "cause", json_string("no_bounds"));
+        return -1;
+    }
+    ad_surface_target_point(n, &req->x, &req->y);
+    int amount = (int)(action->scroll.amount > 1000 ? 1000 : action->scroll.amount);
+    switch (action->kind) {
+    case AD_ACTION_KIND_DOUBLE_CLICK: req->kind = AD_PHYS_CLICK; req->count = 2; break;
+    case AD_ACTION_KIND_TRIPLE_CLICK: req->kind = AD_PHYS_CLICK; req->count = 3; break;
+    case AD_ACTION_KIND_HOVER: req->kind = AD_PHYS_MOVE; break;
+    case AD_ACTION_KIND_SCROLL:
+        /* The wheel convention of mouse-wheel: a negative dy scrolls down. */
+        req->kind = AD_PHYS_WHEEL;
+        req->dy = action->scroll.direction == AD_DIRECTION_UP     ? amount
+                  : action->scroll.direction == AD_DIRECTION_DOWN ? -amount
+                                                                  : 0;
+        req->dx = action->scroll.direction == AD_DIRECTION_LEFT    ? -amount
+                  : action->scroll.direction == AD_DIRECTION_RIGHT ? amount
+                                                                   : 0;
+        break;
+    case AD_ACTION_KIND_PRESS_KEY:
+        req->kind = AD_PHYS_KEYS;
+        req->verify_window_id = NULL; /* keys go to the focused window, focused first */
+        break;
+    default: /* DRAG: the points the action names */
+        req->kind = AD_PHYS_DRAG;
+        req->x = (int)action->drag.from.x;
+        req->y = (int)action->drag.from.y;
+        req->x2 = (int)action->drag.to.x;
+        req->y2 = (int)action->drag.to.y;
+        req->duration_ms = (int)(action->drag.duration_ms > 60000 ? 60000
+                                                                  : action->drag.duration_ms);
+        req->hold_ms = (int)(action->drag.drop_delay_ms > 60000 ? 60000
+                                                                 : action->drag.drop_delay_ms);
+        req->verify_window_id = NULL; /* raw screen points, as ad_drag sends them */
+    }
+    return 0;
+}
 
 static bool needs_text(int32_t kind)
 {
@@ -107,11 +193,13 @@ static AdResult fill_result(AdActionResult *out, const char *name, const ad_act_
 
 /* Under the lease: lands, dispatches, reads back. err is filled on failure. */
 static int act_on(ad_adapter *platform, const ffi_element *e, const AdAction *action,
-                  ad_act_result *res, ad_tree *after_tree, ad_node **after, ad_error *err)
+                  const char *combo, ad_act_result *res, ad_tree *after_tree, ad_node **after,
+                  ad_error *err)
 {
     ad_tree tree;
     ad_node *n = NULL;
-    AdResult rc = ffi_handle_land(platform, e, false, &tree, &n);
+    bool gesture = !kinds[action->kind].semantic;
+    AdResult rc = ffi_handle_land(platform, e, gesture, &tree, &n);
     if (rc != AD_RESULT_OK)
         return -2; /* recorded already */
     int32_t kind = action->kind;
@@ -123,7 +211,14 @@ static int act_on(ad_adapter *platform, const ffi_element *e, const AdAction *ac
         ok = ad_error_set(err, AD_ACTION_NOT_SUPPORTED,
                           "The element's checked state cannot be read, so %s cannot decide",
                           kinds[kind].name);
-    if (ok == 0 && !satisfied) {
+    ad_phys_req phys;
+    if (ok == 0 && gesture && (ok = gesture_request(action, n, ffi_handle_window(e), combo,
+                                                    &phys, err)) == 0)
+        ok = platform->ops->physical
+                 ? platform->ops->physical(platform, &phys,
+                                           ad_deadline_after_ms(ACTION_TIMEOUT_MS), res, err)
+                 : ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "No physical input here");
+    if (ok == 0 && !gesture && !satisfied) {
         ad_act_req req = {.kind = kinds[kind].act,
                           .text = kind == AD_ACTION_KIND_CLEAR ? "" : action->text,
                           .deadline_us = ad_deadline_after_ms(ACTION_TIMEOUT_MS)};
@@ -159,23 +254,48 @@ AdResult ad_execute_action_with_policy(const struct AdAdapter *adapter,
         (rc = ffi_check_string(action->text, "action.text", needs_text(action->kind))) !=
             AD_RESULT_OK)
         return rc;
-    if (!kinds[action->kind].semantic)
+    if (action->kind == AD_ACTION_KIND_KEY_DOWN || action->kind == AD_ACTION_KIND_KEY_UP)
         return ffi_fail(AD_RESULT_ERR_ACTION_NOT_SUPPORTED,
-                        "This action is a pointer or keyboard gesture, which native-handle "
-                        "actions do not send in this build",
-                        "Act through a snapshot ref with ad_execute_by_ref, or use ad_drag and "
-                        "ad_mouse_event");
-    ad_adapter *platform = NULL;
-    if ((rc = ffi_call_begin(adapter, &platform)) != AD_RESULT_OK)
+                        "key_down and key_up are not supported on any platform",
+                        "Send the whole chord with AD_ACTION_KIND_PRESS_KEY");
+    if (!kinds[action->kind].semantic && policy == AD_POLICY_KIND_HEADLESS)
+        return ffi_fail(AD_RESULT_ERR_POLICY_DENIED,
+                        "This action is a pointer or keyboard gesture, which has no semantic "
+                        "route, and the headless policy refuses physical input",
+                        "Pass AD_POLICY_KIND_HEADED (or FOCUS_FALLBACK) to "
+                        "ad_execute_action_with_policy");
+    if (action->kind == AD_ACTION_KIND_SCROLL &&
+        ((rc = ffi_check_enum(action->scroll.direction, AD_DIRECTION_UP, AD_DIRECTION_RIGHT,
+                              "action.scroll.direction")) != AD_RESULT_OK ||
+         (!action->scroll.amount &&
+          (rc = ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "action.scroll.amount must be at least 1",
+                         NULL)) != AD_RESULT_OK)))
         return rc;
+    char *combo = NULL;
+    if (action->kind == AD_ACTION_KIND_PRESS_KEY && !(combo = combo_text(&action->key)))
+        return ad_last_error_code();
+    ad_adapter *platform = NULL;
+    if ((rc = ffi_call_begin(adapter, &platform)) != AD_RESULT_OK) {
+        free(combo);
+        return rc;
+    }
     ad_error err = AD_ERROR_INIT;
+    if (combo && platform->ops->parse_combo &&
+        platform->ops->parse_combo(platform, combo, &err) < 0) {
+        ffi_call_end(adapter);
+        free(combo);
+        rc = ffi_fail_record(&err);
+        ad_error_clear(&err);
+        return rc;
+    }
     ad_lease lease = AD_LEASE_INIT;
     ad_act_result res = {.delivery = AD_NOT_DELIVERED};
     ad_tree after_tree = {0};
     ad_node *after = NULL;
     int ok = ad_lease_acquire(&lease, ad_deadline_after_ms(ACTION_TIMEOUT_MS), &err);
     if (ok == 0)
-        ok = act_on(platform, e, action, &res, &after_tree, &after, &err);
+        ok = act_on(platform, e, action, combo, &res, &after_tree, &after, &err);
+    free(combo);
     ad_lease_release(&lease);
     ffi_call_end(adapter);
     if (ok == 0)

@@ -241,12 +241,34 @@ def test_handle_on_another_thread_is_refused(lib, adapter, win, fixture_app):
     assert lib.ad_free_handle(adapter, ctypes.byref(h)) == ffi.OK
 
 
-def test_gestures_and_exact_entry_calls_fail_closed(lib, adapter, win):
+def test_gestures_follow_the_policy(lib, adapter, win, fixture_app):
     rc, h = find(lib, adapter, win, ffi.query(role="button", name="Increment"))
+    assert rc == ffi.OK, last_error(lib)
+    before = fixture_app.state()["count"]
+    rc, out = act(lib, adapter, h, ffi.DOUBLE_CLICK)  # headless: no semantic route
+    assert rc == ffi.ERR_POLICY_DENIED and not out.action
+    # Ordering canary: a semantic click lands, and only it.
+    rc, out = act(lib, adapter, h, ffi.CLICK)
     assert rc == ffi.OK
-    rc, out = act(lib, adapter, h, ffi.DOUBLE_CLICK)
-    assert rc == ffi.ERR_ACTION_NOT_SUPPORTED and not out.action
+    lib.ad_free_action_result(ctypes.byref(out))
+    obs.wait_until(lambda: fixture_app.state()["count"] >= before + 1, what="canary click")
+    assert fixture_app.state()["count"] == before + 1
+    a = ffi.Action(kind=ffi.DOUBLE_CLICK)
+    out = ffi.ActionResult()
+    rc = lib.ad_execute_action_with_policy(adapter, ctypes.byref(h), ctypes.byref(a),
+                                           ffi.POLICY_HEADED, ctypes.byref(out))
+    assert rc == ffi.OK, last_error(lib)
+    assert out.step_count >= 1 and out.steps[0].mechanism == 2  # physical_synthetic
+    lib.ad_free_action_result(ctypes.byref(out))
+    obs.wait_until(lambda: fixture_app.state()["count"] == before + 3, what="two more clicks")
+    a = ffi.Action(kind=ffi.KEY_DOWN)
+    rc = lib.ad_execute_action_with_policy(adapter, ctypes.byref(h), ctypes.byref(a),
+                                           ffi.POLICY_HEADED, ctypes.byref(out))
+    assert rc == ffi.ERR_ACTION_NOT_SUPPORTED
     lib.ad_free_handle(adapter, ctypes.byref(h))
+
+
+def test_exact_entry_calls_fail_closed(lib, adapter):
     out_h = ffi.NativeHandle(ptr=1)
     assert lib.ad_resolve_element_exact(adapter, None, ctypes.byref(out_h)) == \
         ffi.ERR_ACTION_NOT_SUPPORTED and not out_h.ptr

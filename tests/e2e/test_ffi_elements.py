@@ -64,6 +64,16 @@ def act(lib, adapter, h, kind, text=None):
     return rc, out
 
 
+def click_picked(lib, adapter, win, q):
+    """Resolves q, clicks the element and releases the handle and the result."""
+    rc, h = find(lib, adapter, win, q)
+    assert rc == ffi.OK, last_error(lib)
+    rc, out = act(lib, adapter, h, ffi.CLICK)
+    assert rc == ffi.OK, last_error(lib)
+    lib.ad_free_action_result(ctypes.byref(out))
+    assert lib.ad_free_handle(adapter, ctypes.byref(h)) == ffi.OK
+
+
 def test_find_strict_button_and_click_it(lib, adapter, win, fixture_app):
     rc, h = find(lib, adapter, win, ffi.query(role="button", name="Increment"))
     assert rc == ffi.OK, last_error(lib)
@@ -90,21 +100,11 @@ def test_duplicates_strict_is_ambiguous_first_and_nth_pick(lib, adapter, win, fi
     rc, h = find(lib, adapter, win, ffi.query(role="button", name="Twin"))
     assert rc == ffi.ERR_AMBIGUOUS_TARGET and not h.ptr
     assert "2 elements" in last_error(lib)[1]
-    rc, h = find(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.NTH,
+    click_picked(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.NTH,
                                               nth=1))
-    assert rc == ffi.OK, last_error(lib)
-    rc, out = act(lib, adapter, h, ffi.CLICK)
-    assert rc == ffi.OK, last_error(lib)
-    lib.ad_free_action_result(ctypes.byref(out))
     obs.wait_until(lambda: fixture_app.state()["twin_clicks"] == [0, 1], what="twin 2 clicked")
-    lib.ad_free_handle(adapter, ctypes.byref(h))
-    rc, h = find(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.FIRST))
-    assert rc == ffi.OK, last_error(lib)
-    rc, out = act(lib, adapter, h, ffi.CLICK)
-    assert rc == ffi.OK, last_error(lib)
-    lib.ad_free_action_result(ctypes.byref(out))
+    click_picked(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.FIRST))
     obs.wait_until(lambda: fixture_app.state()["twin_clicks"] == [1, 1], what="twin 1 clicked")
-    lib.ad_free_handle(adapter, ctypes.byref(h))
     rc, h = find(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.NTH,
                                               nth=2))
     assert rc == ffi.ERR_ELEMENT_NOT_FOUND and not h.ptr

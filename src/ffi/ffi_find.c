@@ -4,13 +4,19 @@
  * `find --root <candidate> --count`-like search under each candidate (the candidate's own
  * subtree, itself included, as find --root searches it). The selection is applied to the
  * filtered matches: strict needs exactly one. The selected match's ref entry records the
- * element's index path; the handle is published only when a fresh read of the window lands
- * on an element that still carries the entry's recorded identity (core/resolve.h). */
+ * element's index path; the handle is published (and ad_is_exact evaluates) only when a fresh
+ * read of the window lands on an element that still carries the entry's recorded identity
+ * (core/resolve.h). A non-interactive match has no ref entry and fails closed.
+ *
+ * Known limit: has/has_not scope a search under a candidate's ref (find --root), which
+ * resolves strictly, so a candidate that is not unique at capture (a twin) fails the query
+ * with AMBIGUOUS_TARGET instead of being tested. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/deadline.h"
+#include "core/element_is.h"
 #include "core/present.h"
 #include "core/resolve.h"
 #include "dispatch/dispatch.h"
@@ -235,13 +241,15 @@ static int same_generation(const json_t *refmap, const AdExactWindowInfo *win, a
     return 0;
 }
 
-/* Loads ref's entry, reads the window live and lands on the recorded element; publishes its
- * handle. Runs on the adapter (ffi_call_begin). The preflight of `get` gives the state root
- * and session the entry is saved in, as it does for every ref command. */
-static AdResult land_and_publish(const struct AdAdapter *adapter, ad_adapter *platform,
-                                 const AdExactWindowInfo *win, const char *ref,
-                                 AdNativeHandle *out)
+/* Loads ref's entry, reads the window live into *tree (the caller clears it) and lands *node
+ * on the recorded element. Runs on the adapter (ffi_call_begin). The preflight of `get` gives
+ * the state root and session the entry is saved in, as it does for every ref command. */
+static AdResult land_selected(const struct AdAdapter *adapter, ad_adapter *platform,
+                              const AdExactWindowInfo *win, const char *ref, ad_tree *tree,
+                              ad_node **node)
 {
+    *node = NULL;
+    memset(tree, 0, sizeof(*tree));
     ad_error err = AD_ERROR_INIT;
     ad_preflight p;
     json_t *given = json_pack("{s:s}", "ref_id", ref), *globals = json_object();
@@ -249,8 +257,6 @@ static AdResult land_and_publish(const struct AdAdapter *adapter, ad_adapter *pl
     if (session)
         json_object_set_new(globals, "session", json_string(session));
     ad_resolved r = {0};
-    ad_tree tree = {0};
-    ad_node *node = NULL;
     int ok = ad_dispatch_preflight(platform, ad_command_find("get"), given, globals, &p, &err);
     if (ok == 0)
         ok = ad_resolve_load(&p.ctx, ref, &r, &err);
@@ -258,20 +264,34 @@ static AdResult land_and_publish(const struct AdAdapter *adapter, ad_adapter *pl
         ok = same_generation(r.refmap, win, &err);
     if (ok == 0) {
         ad_read_limits lim = ad_read_limits_default(ad_deadline_after_ms(FFI_HANDLE_READ_MS));
-        ok = platform->ops->read_window(platform, win->window.id, &lim, &tree, &err);
+        ok = platform->ops->read_window(platform, win->window.id, &lim, tree, &err);
     }
     if (ok == 0)
-        ok = ad_resolve_by_path(r.entry, &tree, ref, &node, &err);
-    if (ok == 0 && !node->address)
-        ok = ad_error_set(&err, AD_ACTION_NOT_SUPPORTED, "The element has no native address");
-    AdResult rc = ok == 0 ? ffi_handle_publish(adapter, win->window.id, node->address, out)
-                          : ffi_fail_record(&err);
-    ad_tree_clear(&tree);
+        ok = ad_resolve_by_path(r.entry, tree, ref, node, &err);
+    AdResult rc = ok == 0 ? AD_RESULT_OK : ffi_fail_record(&err);
+    if (rc != AD_RESULT_OK)
+        ad_tree_clear(tree);
     ad_resolved_clear(&r);
     ad_preflight_clear(&p);
     json_decref(given);
     json_decref(globals);
     ad_error_clear(&err);
+    return rc;
+}
+
+/* Runs q in win and lands on the selected element (see land_selected). */
+static AdResult resolve_query(const struct AdAdapter *adapter, const AdExactWindowInfo *win,
+                              const AdFindQuery *q, ad_adapter **platform, ad_tree *tree,
+                              ad_node **node)
+{
+    char *ref = NULL;
+    AdResult rc = find_selected_ref(adapter, win, q, &ref);
+    if (rc == AD_RESULT_OK && (rc = ffi_call_begin(adapter, platform)) == AD_RESULT_OK) {
+        rc = land_selected(adapter, *platform, win, ref, tree, node);
+        if (rc != AD_RESULT_OK)
+            ffi_call_end(adapter);
+    }
+    free(ref);
     return rc;
 }
 
@@ -285,16 +305,32 @@ AdResult ad_find_exact(const struct AdAdapter *adapter, const struct AdExactWind
     if ((rc = ffi_check_exact_window(win)) != AD_RESULT_OK ||
         (rc = check_query(query, "query", 0)) != AD_RESULT_OK)
         return rc;
-    char *ref = NULL;
-    if ((rc = find_selected_ref(adapter, win, query, &ref)) != AD_RESULT_OK)
-        return rc;
     ad_adapter *platform = NULL;
-    if ((rc = ffi_call_begin(adapter, &platform)) == AD_RESULT_OK) {
-        rc = land_and_publish(adapter, platform, win, ref, out_handle);
-        ffi_call_end(adapter);
-    }
-    free(ref);
+    ad_tree tree;
+    ad_node *node = NULL;
+    if ((rc = resolve_query(adapter, win, query, &platform, &tree, &node)) != AD_RESULT_OK)
+        return rc;
+    rc = node->address ? ffi_handle_publish(adapter, win->window.id, node->address, out_handle)
+                       : ffi_fail(AD_RESULT_ERR_ACTION_NOT_SUPPORTED,
+                                  "The element has no native address", NULL);
+    ffi_call_end(adapter);
+    ad_tree_clear(&tree);
     return rc;
+}
+
+/* True when prop is one of the properties `is` takes (its argument table's choices). */
+static bool is_property(const char *prop)
+{
+    const ad_arg_spec *spec = ad_arg_spec_find(ad_command_find("is")->args, "property");
+    size_t n = strlen(prop);
+    for (const char *c = spec->choices; n && c && *c;) {
+        const char *end = strchr(c, '|');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        if (len == n && strncmp(c, prop, n) == 0)
+            return true;
+        c = end ? end + 1 : NULL;
+    }
+    return false;
 }
 
 AdResult ad_is_exact(const struct AdAdapter *adapter, const struct AdExactWindowInfo *win,
@@ -308,23 +344,26 @@ AdResult ad_is_exact(const struct AdAdapter *adapter, const struct AdExactWindow
         (rc = check_query(query, "query", 0)) != AD_RESULT_OK ||
         (rc = ffi_check_string(property, "property", true)) != AD_RESULT_OK)
         return rc;
-    char *ref = NULL;
-    if ((rc = find_selected_ref(adapter, win, query, &ref)) != AD_RESULT_OK)
+    if (!is_property(property))
+        return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "property is not one `is` checks",
+                        "Pass visible, enabled, checked, focused, expanded or selected");
+    /* The element the query selects, landed as ad_find_exact lands it (so first/last/nth
+     * pick among twins too), then the `is` command's own evaluation. */
+    ad_adapter *platform = NULL;
+    ad_tree tree;
+    ad_node *node = NULL;
+    if ((rc = resolve_query(adapter, win, query, &platform, &tree, &node)) != AD_RESULT_OK)
         return rc;
-    /* The selected element through `is` itself: its validator checks the property and its
-     * strict resolution reads the state live. */
-    json_t *data = NULL;
-    rc = ffi_run(adapter, "is", json_pack("{s:s, s:s}", "ref_id", ref, "property", property),
-                 &data, NULL);
-    free(ref);
-    if (rc == AD_RESULT_OK && !json_is_true(json_object_get(data, "applicable")))
-        rc = ffi_fail(AD_RESULT_ERR_ACTION_NOT_SUPPORTED,
-                      "The property does not apply to the element or could not be read",
-                      "Check the element's role and states in a snapshot");
-    else if (rc == AD_RESULT_OK)
-        *out = json_is_true(json_object_get(data, "result"));
-    json_decref(data);
-    return rc;
+    bool applicable = false;
+    bool result = ad_element_is(node, &tree, property, &applicable);
+    ffi_call_end(adapter);
+    ad_tree_clear(&tree);
+    if (!applicable)
+        return ffi_fail(AD_RESULT_ERR_ACTION_NOT_SUPPORTED,
+                        "The property does not apply to the element or could not be read",
+                        "Check the element's role and states in a snapshot");
+    *out = result;
+    return AD_RESULT_OK;
 }
 
 AdResult ad_get(const struct AdAdapter *adapter, const struct AdNativeHandle *handle,

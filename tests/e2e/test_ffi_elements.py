@@ -105,6 +105,12 @@ def test_duplicates_strict_is_ambiguous_first_and_nth_pick(lib, adapter, win, fi
     obs.wait_until(lambda: fixture_app.state()["twin_clicks"] == [0, 1], what="twin 2 clicked")
     click_picked(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.FIRST))
     obs.wait_until(lambda: fixture_app.state()["twin_clicks"] == [1, 1], what="twin 1 clicked")
+    # is lands on the picked twin as find does (a ref-based `is` would refuse a twin).
+    enabled = ctypes.c_bool(False)
+    second = ffi.query(role="button", name="Twin", selection=ffi.LAST)
+    assert lib.ad_is_exact(adapter, ctypes.byref(win), ctypes.byref(second), b"enabled",
+                           ctypes.byref(enabled)) == ffi.OK, last_error(lib)
+    assert enabled.value is ("sensitive" in obs.state_names(twins[1].acc))
     rc, h = find(lib, adapter, win, ffi.query(role="button", name="Twin", selection=ffi.NTH,
                                               nth=2))
     assert rc == ffi.ERR_ELEMENT_NOT_FOUND and not h.ptr

@@ -90,6 +90,10 @@ static void test_is_and_tree_zero_and_check(void **state)
     assert_int_equal(ad_is_exact(a, &w, &q, NULL, &out), AD_RESULT_ERR_INVALID_ARGS);
     assert_false(out);
     assert_int_equal(ad_is_exact(a, &w, &q, "checked", NULL), AD_RESULT_ERR_INVALID_ARGS);
+    out = true;
+    assert_int_equal(ad_is_exact(a, &w, &q, "bogus", &out), AD_RESULT_ERR_INVALID_ARGS);
+    assert_false(out);
+    assert_int_equal(ad_is_exact(a, &w, &q, "", &out), AD_RESULT_ERR_INVALID_ARGS);
     AdNodeTree tree = {.nodes = (AdNode *)&tree, .count = 3};
     AdTreeOptions opts = {.surface = AD_SNAPSHOT_SURFACE_ACTION_CENTER + 1};
     assert_int_equal(ad_get_tree_exact(a, &w, &opts, &tree), AD_RESULT_ERR_INVALID_ARGS);

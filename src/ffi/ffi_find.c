@@ -19,6 +19,7 @@
 #include "core/element_is.h"
 #include "core/present.h"
 #include "core/resolve.h"
+#include "dispatch/arg_check.h"
 #include "dispatch/dispatch.h"
 #include "ffi/ffi_private.h"
 
@@ -322,15 +323,7 @@ AdResult ad_find_exact(const struct AdAdapter *adapter, const struct AdExactWind
 static bool is_property(const char *prop)
 {
     const ad_arg_spec *spec = ad_arg_spec_find(ad_command_find("is")->args, "property");
-    size_t n = strlen(prop);
-    for (const char *c = spec->choices; n && c && *c;) {
-        const char *end = strchr(c, '|');
-        size_t len = end ? (size_t)(end - c) : strlen(c);
-        if (len == n && strncmp(c, prop, n) == 0)
-            return true;
-        c = end ? end + 1 : NULL;
-    }
-    return false;
+    return *prop && ad_arg_list_has(spec->choices, prop, strlen(prop));
 }
 
 AdResult ad_is_exact(const struct AdAdapter *adapter, const struct AdExactWindowInfo *win,

@@ -86,6 +86,21 @@ for variant in build build-asan; do
   grep -E '^(ok|not ok) ' "$log/smoke-$variant.txt"
   count_tap "$log/smoke-$variant.txt" $st
 done
+# The C library's element calls through ctypes, ASan build: its runtime is preloaded into
+# python alone (the test file keeps LD_PRELOAD from the apps it starts). LSan also reports
+# python's own exit leaks, so this fails on a sanitizer error or a leak whose stack holds
+# the library, not on the exit status.
+echo "== C library e2e (build-asan, runtime preloaded)"
+LD_PRELOAD=$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so) \
+  AD_BIN=$PWD/build-asan/agent-desktop AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
+  ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1 \
+  /usr/bin/python3 -m pytest tests/e2e/test_ffi_elements.py -q -p no:cacheprovider \
+  >"$log/e2e-ffi-asan.txt" 2>&1
+st=0
+if grep -q 'runtime error\|ERROR: AddressSanitizer' "$log/e2e-ffi-asan.txt" ||
+   grep -A80 'leak of' "$log/e2e-ffi-asan.txt" | grep -q libagent_desktop_ffi; then st=1; fi
+grep -E '[0-9]+ (passed|failed)' "$log/e2e-ffi-asan.txt" | tail -n1
+count "$log/e2e-ffi-asan.txt" $st
 ad_desktop_stop
 
 # XTEST input checks (TAP): they start and stop their own headless desktop.

@@ -83,7 +83,7 @@ AdResult ad_check_permissions(const struct AdAdapter *adapter)
 }
 
 /* AdSnapshotSurface values in order, as snapshot's --surface names them. */
-static const char *const surface_names[] = {
+const char *const ffi_surface_names[] = {
     "window", "focused", "menu", "menubar", "sheet", "popover", "alert", "desktop", "taskbar",
     "system-tray", "quick-settings", "notification-center", "toolbar", "dock", "spotlight",
     "menu-bar-extras", "system-tray-overflow", "start-menu", "action-center",
@@ -101,7 +101,7 @@ AdResult ad_snapshot(const struct AdAdapter *adapter, const char *app, int32_t s
         return rc;
     /* The given arguments only, as the CLI passes them: the validator checks the depth
      * (0 to 50), refuses a surface this platform has no value for, and adds the defaults. */
-    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", surface_names[surface],
+    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", ffi_surface_names[surface],
                              "max_depth", max_depth, "interactive_only", interactive_only,
                              "compact", compact);
     if (args && app)

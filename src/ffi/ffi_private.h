@@ -4,6 +4,11 @@
  *   ffi_error.c    the thread-local last error, set from core error records
  *   ffi_check.c    argument checks of the ABI: strings, enums, versioned structs
  *   ffi_json.c     the command-backed JSON entrypoints and ffi_run (one command, in process)
+ *   ffi_exact.h    what the typed (struct-based) calls share: list arenas, exact-window checks
+ *   ffi_apps.c     apps and windows: list, launch, close, focus, window operations
+ *   ffi_display.c  displays, screenshots (image buffers) and surfaces
+ *   ffi_input.c    clipboard and physical mouse input
+ *   ffi_notify.c   notifications (through the CLI's commands; not built on Linux yet)
  *   ffi_stubs.c    declarations of api.md this build does not implement yet: each fails
  *                  closed with PLATFORM_NOT_SUPPORTED and frees nothing
  *
@@ -63,5 +68,9 @@ const char *ffi_adapter_session(const struct AdAdapter *adapter);
  * infrastructure failure writes nothing. */
 AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
                  json_t **data_out, char **envelope_out);
+/* ffi_run with the CLI's global --headed: for the calls whose ABI carries no headless policy
+ * (physical mouse input: api.md "Mouse") or whose request names the headed policy. */
+AdResult ffi_run_headed(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                        json_t **data_out, char **envelope_out);
 
 #endif

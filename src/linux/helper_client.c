@@ -2,9 +2,12 @@
  * (helper_client.h). */
 #include "linux/helper_client.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,29 +18,48 @@
 
 #include "helper/helper_proto.h"
 
-/* The helper's path beside /proc/self/exe into buf; -1 with PLATFORM_NOT_SUPPORTED when it
- * is not there. */
+/* The directory of `file` into dir (file's text up to its last '/'); false when it has none. */
+static bool dir_of(const char *file, char *dir, size_t size)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash || (size_t)(slash - file) >= size)
+        return false;
+    memcpy(dir, file, (size_t)(slash - file));
+    dir[slash - file] = '\0';
+    return true;
+}
+
+/* `dir`/AD_HELPER_NAME into buf when it is an executable file. */
+static bool helper_in(const char *dir, char *buf, size_t size)
+{
+    int w = snprintf(buf, size, "%s/%s", dir, AD_HELPER_NAME);
+    return w > 0 && (size_t)w < size && access(buf, X_OK) == 0;
+}
+
+/* The helper's path into buf: beside the shared library that holds this code (the C library
+ * ships its helper beside itself: ffi/build-and-link.md), else beside /proc/self/exe (the
+ * agent-desktop binary). -1 with PLATFORM_NOT_SUPPORTED when it is in neither. */
 static int helper_path(char *buf, size_t size, ad_error *err)
 {
-    char exe[PATH_MAX];
+    char lib[PATH_MAX] = "", exe[PATH_MAX] = "";
+    Dl_info info;
+    if (dladdr((void *)helper_path, &info) && info.dli_fname &&
+        dir_of(info.dli_fname, lib, sizeof(lib)) && helper_in(lib, buf, size))
+        return 0;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0)
-        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                            "Cannot find this program's directory to start %s", AD_HELPER_NAME);
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
-    int w = snprintf(buf, size, "%s/%s", exe, AD_HELPER_NAME);
-    if (w < 0 || (size_t)w >= size || access(buf, X_OK) != 0) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                     "The clipboard needs %s beside agent-desktop, and it is not installed",
-                     AD_HELPER_NAME);
-        ad_error_suggest(err, "Install %s in %s (it is built with agent-desktop)",
-                         AD_HELPER_NAME, exe);
-        ad_error_detail_text(err, "helper", buf);
-        return -1;
+    if (n > 0) {
+        exe[n] = '\0';
+        *strrchr(exe, '/') = '\0'; /* a link target is an absolute path */
+        if (helper_in(exe, buf, size))
+            return 0;
     }
-    return 0;
+    ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
+                 "The clipboard needs %s beside agent-desktop, and it is not installed",
+                 AD_HELPER_NAME);
+    ad_error_suggest(err, "Install %s in %s (it is built with agent-desktop)", AD_HELPER_NAME,
+                     lib[0] ? lib : exe);
+    ad_error_detail_text(err, "helper", buf);
+    return -1;
 }
 
 /* A connected socket whose peer is this user, or -1. */

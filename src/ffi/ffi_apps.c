@@ -12,10 +12,9 @@ FFI_LIST_DEFINE(AdExactWindowList, AdExactWindowInfo, ad_exact_window_list_count
 
 AdResult ad_list_apps(const struct AdAdapter *adapter, struct AdAppList **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     json_t *data = NULL;
     rc = ffi_run(adapter, "list-apps", json_object(), &data, NULL);
     if (rc != AD_RESULT_OK)
@@ -39,10 +38,9 @@ AdResult ad_list_apps(const struct AdAdapter *adapter, struct AdAppList **out)
 AdResult ad_list_windows_exact(const struct AdAdapter *adapter, const char *app_filter,
                                bool focused_only, struct AdExactWindowList **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     if ((rc = ffi_check_string(app_filter, "app_filter", false)) != AD_RESULT_OK)
         return rc;
     json_t *args = json_object();

@@ -28,10 +28,9 @@ static AdResult out_of_memory(void)
 
 AdResult ad_list_displays(const struct AdAdapter *adapter, struct AdDisplayList **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     json_t *rows = NULL;
     if ((rc = ffi_run(adapter, "list-displays", json_object(), &rows, NULL)) != AD_RESULT_OK)
         return rc;
@@ -99,10 +98,9 @@ static AdResult full_screen_args(const struct AdAdapter *adapter, json_t **ret)
 AdResult ad_screenshot(const struct AdAdapter *adapter, const struct AdScreenshotTarget *target,
                        struct AdImageBuffer **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     if ((rc = ffi_check_ptr(target, "target")) != AD_RESULT_OK)
         return rc;
     /* AdScreenshotKind has no value 1. */
@@ -124,10 +122,9 @@ AdResult ad_screenshot_window_exact(const struct AdAdapter *adapter,
                                     const struct AdExactWindowInfo *window,
                                     struct AdImageBuffer **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     if ((rc = ffi_check_exact_window(window, "window")) != AD_RESULT_OK ||
         (rc = ffi_check_window_identity(adapter, window)) != AD_RESULT_OK)
         return rc;
@@ -215,10 +212,9 @@ static const char *unclassified_text(json_t *entry)
 AdResult ad_list_surfaces_exact(const struct AdAdapter *adapter, uint32_t pid,
                                 struct AdExactSurfaceList **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     /* list-surfaces selects an app by name: the name of pid, then the answer must be pid's
      * (several instances of one name fail with the command's AMBIGUOUS_TARGET). */
     json_t *apps = NULL, *data = NULL;

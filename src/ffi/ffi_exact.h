@@ -51,6 +51,12 @@
         return list;                                                                    \
     }
 
+/* A pointer out-parameter `out`: INVALID_ARGS (recorded) when NULL, else *out = NULL and
+ * AD_RESULT_OK, before any other argument is checked. */
+#define FFI_TAKE_OUT(out) \
+    (ffi_check_ptr((out), "out") == AD_RESULT_OK ? (*(out) = NULL, AD_RESULT_OK) \
+                                                 : AD_RESULT_ERR_INVALID_ARGS)
+
 /* A string member of o, borrowed from o, or NULL (absent, null or not a string). */
 const char *ffi_json_str(const json_t *o, const char *key);
 /* An integer member of o as a pid (0 when absent or out of range). */

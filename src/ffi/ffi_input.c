@@ -9,10 +9,9 @@
 
 AdResult ad_get_clipboard(const struct AdAdapter *adapter, char **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     json_t *data = NULL;
     if ((rc = ffi_run(adapter, "clipboard-get", json_object(), &data, NULL)) != AD_RESULT_OK)
         return rc;

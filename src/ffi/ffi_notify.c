@@ -50,10 +50,9 @@ AdResult ad_list_notifications(const struct AdAdapter *adapter,
                                const struct AdNotificationFilter *filter,
                                struct AdNotificationList **out)
 {
-    AdResult rc = ffi_check_ptr(out, "out");
+    AdResult rc = FFI_TAKE_OUT(out);
     if (rc != AD_RESULT_OK)
         return rc;
-    *out = NULL;
     json_t *args = json_object();
     if (filter) { /* NULL: no filter */
         if ((rc = ffi_check_string(filter->app, "filter.app", false)) == AD_RESULT_OK)

@@ -16,6 +16,9 @@ import atspi_observer as obs
 from action_helpers import FIXTURE_TITLE, ensure_fixture_active, expect_count, need_state, \
     unchanged
 from e2e_helpers import fixture_reset, proc_state
+from action_helpers import scroll_value, vscrollbar
+from test_headed import MIDDLE, _at_middle, _moved
+from test_mcp import BUTTON1_MASK, _pointer_buttons
 from test_clipboard import XclipOwner, helper_pid, exited, wait_exited, xclip_out
 from test_screenshot import _rgb, _same_as_import, _size
 from test_window_ops import near, put_back, visible_rect, x_client
@@ -317,6 +320,34 @@ def test_mouse_move_and_wheel_and_held_buttons(cli, call, fixture_app, fixture_w
     assert res["error"]["message"] == env["error"]["message"]
     assert call("wheel", "x=7", "y=9", "dy=-1", "mask=0x10")["rc"] == INVALID_ARGS
     unchanged(fixture_app, before)
+
+
+def test_mouse_wheel_scrolls_the_list(call, fixture_app):
+    window = _at_middle(fixture_app)
+    x, y = _center(obs.by_id(window, "long_list"))
+    res = call("wheel", "x=%d" % x, "y=%d" % y, "dy=-2")
+    assert res["rc"] == OK, res
+    assert _moved(window) > MIDDLE  # negative dy scrolls down, as mouse-wheel --dy
+
+
+def test_drag_moves_the_scroll_bar(call, fixture_app):
+    """A press on the long list's scroll bar, a motion down it and a release: GTK3 warps
+    the slider to the press and follows the motion, so the list ends near its bottom (a
+    click alone would leave it near 30 %), the pointer at the drop point, no button held."""
+    window = _at_middle(fixture_app)
+    bar = vscrollbar(window)
+    bx, by, bw, bh = obs.extents(bar)
+    value = bar.queryValue()
+    x, y0, y1 = bx + bw // 2, by + bh * 3 // 10, by + bh * 9 // 10
+    res = call("drag", "fx=%d" % x, "fy=%d" % y0, "tx=%d" % x, "ty=%d" % y1)
+    assert res["rc"] == OK, res
+    span = value.maximumValue - value.minimumValue
+    obs.wait_until(lambda: scroll_value(window) > value.minimumValue + 0.6 * span,
+                   what="the drag to carry the slider down", timeout=5)
+    loc = subprocess.run(["xdotool", "getmouselocation", "--shell"], capture_output=True,
+                         text=True, timeout=15).stdout
+    assert "X=%d\n" % x in loc and "Y=%d\n" % y1 in loc
+    assert not _pointer_buttons() & BUTTON1_MASK
 
 
 # ---- notifications -----------------------------------------------------------------------

@@ -6,7 +6,8 @@
  *   ffi_json.c     the command-backed JSON entrypoints and ffi_run (one command, in process)
  *   ffi_exact.h    what the typed (struct-based) calls share: list arenas, exact-window checks
  *   ffi_apps.c     apps and windows: list, launch, close, focus, window operations
- *   ffi_display.c  displays, screenshots (image buffers) and surfaces
+ *   ffi_display.c  displays and screenshots (image buffers)
+ *   ffi_surfaces.c the overlays a process presents
  *   ffi_input.c    clipboard and physical mouse input
  *   ffi_notify.c   notifications (through the CLI's commands; not built on Linux yet)
  *   ffi_stubs.c    declarations of api.md this build does not implement yet: each fails

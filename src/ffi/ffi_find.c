@@ -21,28 +21,13 @@
 #include "core/resolve.h"
 #include "dispatch/arg_check.h"
 #include "dispatch/dispatch.h"
+#include "ffi/ffi_exact.h"
 #include "ffi/ffi_private.h"
 
 /* has/has_not nest at most this deep, so a query that points at itself is refused. */
 #define FIND_MAX_NESTING 8
 /* At most this many state predicates per query. */
 #define FIND_MAX_STATES 64
-
-AdResult ffi_check_exact_window(const AdExactWindowInfo *win)
-{
-    AdResult rc = ffi_check_ptr(win, "win");
-    if (rc != AD_RESULT_OK)
-        return rc;
-    if (win->version != AD_EXACT_WINDOW_INFO_VERSION || win->size != AD_EXACT_WINDOW_INFO_SIZE)
-        return ffi_fail(AD_RESULT_ERR_INVALID_ARGS,
-                        "win has an unknown version or size",
-                        "Set version = AD_EXACT_WINDOW_INFO_VERSION and size = "
-                        "AD_EXACT_WINDOW_INFO_SIZE, or pass an entry of ad_list_windows_exact");
-    rc = ffi_check_string(win->window.id, "win.window.id", true);
-    if (rc == AD_RESULT_OK)
-        rc = ffi_check_string(win->process_instance, "win.process_instance", false);
-    return rc;
-}
 
 static AdResult check_query(const AdFindQuery *q, const char *what, int depth)
 {
@@ -303,7 +288,7 @@ AdResult ad_find_exact(const struct AdAdapter *adapter, const struct AdExactWind
     if (rc != AD_RESULT_OK)
         return rc;
     out_handle->ptr = NULL;
-    if ((rc = ffi_check_exact_window(win)) != AD_RESULT_OK ||
+    if ((rc = ffi_check_exact_window(win, "win")) != AD_RESULT_OK ||
         (rc = check_query(query, "query", 0)) != AD_RESULT_OK)
         return rc;
     ad_adapter *platform = NULL;
@@ -333,7 +318,7 @@ AdResult ad_is_exact(const struct AdAdapter *adapter, const struct AdExactWindow
     if (rc != AD_RESULT_OK)
         return rc;
     *out = false;
-    if ((rc = ffi_check_exact_window(win)) != AD_RESULT_OK ||
+    if ((rc = ffi_check_exact_window(win, "win")) != AD_RESULT_OK ||
         (rc = check_query(query, "query", 0)) != AD_RESULT_OK ||
         (rc = ffi_check_string(property, "property", true)) != AD_RESULT_OK)
         return rc;

@@ -8,8 +8,9 @@
 #include "dispatch/dispatch.h"
 #include "ffi/ffi_private.h"
 
-AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
-                 json_t **data_out, char **envelope_out)
+/* ffi_run and ffi_run_headed: `headed` is the CLI's global --headed. */
+static AdResult run_command(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                            bool headed, json_t **data_out, char **envelope_out)
 {
     if (data_out)
         *data_out = NULL;
@@ -33,6 +34,8 @@ AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *give
     const char *session = ffi_adapter_session(adapter);
     if (session)
         json_object_set_new(globals, "session", json_string(session));
+    if (headed)
+        json_object_set_new(globals, "headed", json_true());
     ad_error err = AD_ERROR_INIT;
     ad_dispatch_opts opts = {.error_out = &err};
     int exit_code = 0;
@@ -58,6 +61,18 @@ AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *give
     ad_error_clear(&err);
     json_decref(env);
     return rc;
+}
+
+AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                 json_t **data_out, char **envelope_out)
+{
+    return run_command(adapter, name, given_args, false, data_out, envelope_out);
+}
+
+AdResult ffi_run_headed(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                        json_t **data_out, char **envelope_out)
+{
+    return run_command(adapter, name, given_args, true, data_out, envelope_out);
 }
 
 /* The JSON entrypoints' `out`: must not be NULL; zeroed before anything is checked. */

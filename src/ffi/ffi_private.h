@@ -8,6 +8,12 @@
  *   ffi_find.c     ad_find_exact, ad_get, ad_is_exact: AdFindQuery through the find command
  *   ffi_tree.c     ad_get_tree_exact, ad_free_tree: the snapshot walk as a flat node array
  *   ffi_action.c   actions on native handles, AdActionResult, the exact-entry calls
+ *   ffi_exact.h    what the typed (struct-based) calls share: list arenas, exact-window checks
+ *   ffi_apps.c     apps and windows: list, launch, close, focus, window operations
+ *   ffi_display.c  displays and screenshots (image buffers)
+ *   ffi_surfaces.c the overlays a process presents
+ *   ffi_input.c    clipboard and physical mouse input
+ *   ffi_notify.c   notifications (through the CLI's commands; not built on Linux yet)
  *   ffi_stubs.c    declarations of api.md this build does not implement yet: each fails
  *                  closed with PLATFORM_NOT_SUPPORTED and frees nothing
  *
@@ -69,15 +75,15 @@ const char *ffi_adapter_session(const struct AdAdapter *adapter);
  * infrastructure failure writes nothing. */
 AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
                  json_t **data_out, char **envelope_out);
+/* ffi_run with the CLI's global --headed: for the calls whose ABI carries no headless policy
+ * (physical mouse input: api.md "Mouse") or whose request names the headed policy. */
+AdResult ffi_run_headed(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                        json_t **data_out, char **envelope_out);
 
 /* AdSnapshotSurface values in order, as snapshot's --surface names them (ffi_json.c). */
 extern const char *const ffi_surface_names[];
 
 /* ---- exact windows and native handles (ffi_find.c, ffi_handle.c) ---- */
-
-/* An AdExactWindowInfo argument: non-NULL, its version and size AD_EXACT_WINDOW_INFO_*, a
- * window id, valid strings. */
-AdResult ffi_check_exact_window(const AdExactWindowInfo *win);
 
 /* How long a handle's live read of its window may take. */
 #define FFI_HANDLE_READ_MS 5000

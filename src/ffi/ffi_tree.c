@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffi/ffi_exact.h"
 #include "ffi/ffi_private.h"
 
 /* A bump allocator over the one block (two passes: measure, then fill). */
@@ -119,7 +120,7 @@ AdResult ad_get_tree_exact(const struct AdAdapter *adapter, const struct AdExact
     if (rc != AD_RESULT_OK)
         return rc;
     *out = (AdNodeTree){0};
-    if ((rc = ffi_check_exact_window(win)) != AD_RESULT_OK ||
+    if ((rc = ffi_check_exact_window(win, "win")) != AD_RESULT_OK ||
         (rc = ffi_check_ptr(opts, "opts")) != AD_RESULT_OK ||
         (rc = ffi_check_enum(opts->surface, 0, AD_SNAPSHOT_SURFACE_ACTION_CENTER,
                              "opts.surface")) != AD_RESULT_OK)

@@ -270,6 +270,16 @@ struct AdWaitSurfaceModes;
 struct AdWindowInfo;
 struct AdWindowOp;
 
+/* The opaque types, also by their typedef names (build-and-link.md writes `AdAdapter *`);
+ * the library alone knows their layout. */
+typedef struct AdAdapter AdAdapter;
+typedef struct AdAppList AdAppList;
+typedef struct AdDisplayList AdDisplayList;
+typedef struct AdExactSurfaceList AdExactSurfaceList;
+typedef struct AdExactWindowList AdExactWindowList;
+typedef struct AdImageBuffer AdImageBuffer;
+typedef struct AdNotificationList AdNotificationList;
+
 // Returns the major ABI version of the loaded library.
 uint32_t ad_abi_version(void);
 

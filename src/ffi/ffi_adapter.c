@@ -51,10 +51,28 @@ struct AdAdapter {
     char *session;        /* owned, NULL: none; freed by destroy */
 };
 
-/* Thread-local: the pooled entry the calling thread borrowed, so ffi_call_end gives it back
- * (a library call never nests another on the same thread; it is not an adapter's state, it
- * lives only from ffi_call_begin to ffi_call_end). */
-static _Thread_local pooled *tl_borrowed;
+/* Thread-local: what the calling thread borrowed, innermost last, so ffi_call_end gives back
+ * the right one. A call may begin inside another on the same thread (a typed call checking a
+ * window through ffi_run while it holds the adapter): on the same adapter it reuses the
+ * platform adapter it already holds (a second one would be a second connection for nothing).
+ * Not an adapter's state: an entry lives only from ffi_call_begin to its ffi_call_end. */
+#define MAX_NESTED_CALLS 8
+typedef struct {
+    const struct AdAdapter *adapter;
+    pooled *p;
+    bool reused; /* an outer call on this thread holds p: the outer end gives it back */
+} borrowed;
+static _Thread_local borrowed tl_borrowed[MAX_NESTED_CALLS];
+static _Thread_local unsigned tl_depth;
+
+/* The entry this thread already holds for adapter, or NULL. */
+static pooled *held_by_this_thread(const struct AdAdapter *adapter)
+{
+    for (unsigned i = tl_depth; i > 0; i--)
+        if (tl_borrowed[i - 1].adapter == adapter)
+            return tl_borrowed[i - 1].p;
+    return NULL;
+}
 
 struct AdAdapter *ad_adapter_create_with_session(const char *session)
 {
@@ -130,15 +148,18 @@ AdResult ffi_call_begin(const struct AdAdapter *adapter, ad_adapter **platform)
     if (!adapter)
         return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "adapter must not be NULL",
                         "Create one with ad_adapter_create");
+    if (tl_depth == MAX_NESTED_CALLS)
+        return ffi_fail(AD_RESULT_ERR_INTERNAL, "too many nested calls on one thread", NULL);
     struct AdAdapter *a = (struct AdAdapter *)adapter;
+    pooled *held = held_by_this_thread(adapter);
     pthread_mutex_lock(&a->lock);
     if (a->revoked) {
         pthread_mutex_unlock(&a->lock);
         return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "the adapter was destroyed",
                         "Create a new one with ad_adapter_create");
     }
-    pooled *p = a->free_list;
-    if (p)
+    pooled *p = held;
+    if (!p && (p = a->free_list))
         a->free_list = p->next;
     a->in_flight++;
     pthread_mutex_unlock(&a->lock);
@@ -151,30 +172,30 @@ AdResult ffi_call_begin(const struct AdAdapter *adapter, ad_adapter **platform)
         pthread_mutex_lock(&a->lock);
         if (p)
             a->pool_size++;
+        else if (--a->in_flight == 0) /* this call never began: destroy may go on */
+            pthread_cond_broadcast(&a->idle);
         pthread_mutex_unlock(&a->lock);
-        if (!p) {
-            ffi_call_end(adapter);
+        if (!p)
             return ffi_fail(AD_RESULT_ERR_INTERNAL, "could not create a platform adapter",
                             NULL);
-        }
     }
-    p->next = NULL;
-    tl_borrowed = p;
+    if (!held)
+        p->next = NULL;
+    tl_borrowed[tl_depth++] = (borrowed){adapter, p, held != NULL};
     *platform = p->platform;
     return AD_RESULT_OK;
 }
 
 void ffi_call_end(const struct AdAdapter *adapter)
 {
-    if (!adapter)
+    if (!adapter || tl_depth == 0)
         return;
     struct AdAdapter *a = (struct AdAdapter *)adapter;
-    pooled *p = tl_borrowed;
-    tl_borrowed = NULL;
+    borrowed b = tl_borrowed[--tl_depth];
     pthread_mutex_lock(&a->lock);
-    if (p) {
-        p->next = a->free_list;
-        a->free_list = p;
+    if (!b.reused) {
+        b.p->next = a->free_list;
+        a->free_list = b.p;
     }
     if (--a->in_flight == 0)
         pthread_cond_broadcast(&a->idle);

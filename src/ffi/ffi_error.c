@@ -74,7 +74,7 @@ AdResult ffi_result_of(ad_error_code code)
     return AD_RESULT_ERR_INTERNAL;
 }
 
-static AdDeliverySemantics semantics_of(ad_delivery d)
+AdDeliverySemantics ffi_semantics_of(ad_delivery d)
 {
     AdDeliverySemantics s = {AD_DELIVERY_DISPOSITION_UNKNOWN, AD_RETRY_DISPOSITION_UNKNOWN};
     switch (d) {
@@ -107,14 +107,14 @@ AdResult ffi_fail_record(const ad_error *err)
     slot_replace(code, dup_or_null(err->message), dup_or_null(err->suggestion),
                  dup_or_null(err->platform_detail),
                  err->details ? json_dumps(err->details, JSON_COMPACT) : NULL,
-                 semantics_of(err->delivery));
+                 ffi_semantics_of(err->delivery));
     return code;
 }
 
 AdResult ffi_fail(AdResult code, const char *message, const char *suggestion)
 {
     slot_replace(code, dup_or_null(message), dup_or_null(suggestion), NULL, NULL,
-                 semantics_of(AD_NOT_DELIVERED));
+                 ffi_semantics_of(AD_NOT_DELIVERED));
     return code;
 }
 

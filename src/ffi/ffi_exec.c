@@ -1,7 +1,7 @@
 /* ffi_exec.c: the ref action and wait entrypoints, and the log callback.
  *
  * ad_execute_by_ref runs the CLI's command for the action kind (click, type, scroll, ...)
- * through ffi_run_with, so it gets the validator, the session, the trace and the interaction
+ * through ffi_run (ffi_run_headed for a headed policy), so it gets the validator, the session, the trace and the interaction
  * lease of the CLI; ad_wait runs `wait`. Each ABI struct becomes the "given" arguments the
  * CLI's parser would build: only what the caller set, so the validator's rules (wait's
  * modes, one of REF or --xy, ...) see exactly what was asked and the table fills the
@@ -212,9 +212,9 @@ AdResult ad_execute_by_ref_timeout(const struct AdAdapter *adapter, const char *
     /* The CLI has two policies: headless (the accessibility API only) and --headed (focus
      * the window and fall back to physical input when needed). AD_POLICY_KIND_FOCUS_FALLBACK
      * is --headed; AD_POLICY_KIND_HEADED asks for no more than that on Linux. */
-    json_t *globals = policy == AD_POLICY_KIND_HEADLESS ? NULL
-                                                        : json_pack("{s:b}", "headed", true);
-    return ffi_run_with(adapter, map->command, args, globals, NULL, out);
+    return policy == AD_POLICY_KIND_HEADLESS
+               ? ffi_run(adapter, map->command, args, NULL, out)
+               : ffi_run_headed(adapter, map->command, args, NULL, out);
 }
 
 AdResult ad_execute_by_ref(const struct AdAdapter *adapter, const char *ref_id,

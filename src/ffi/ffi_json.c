@@ -8,24 +8,17 @@
 #include "dispatch/dispatch.h"
 #include "ffi/ffi_private.h"
 
-AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
-                 json_t **data_out, char **envelope_out)
-{
-    return ffi_run_with(adapter, name, given_args, NULL, data_out, envelope_out);
-}
-
-AdResult ffi_run_with(const struct AdAdapter *adapter, const char *name, json_t *given_args,
-                      json_t *given_globals, json_t **data_out, char **envelope_out)
+/* ffi_run and ffi_run_headed: `headed` is the CLI's global --headed. */
+static AdResult run_command(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                            bool headed, json_t **data_out, char **envelope_out)
 {
     if (data_out)
         *data_out = NULL;
     if (envelope_out)
         *envelope_out = NULL;
     const ad_command *cmd = ad_command_find(name);
-    json_t *globals = given_globals ? given_globals : json_object();
-    if (!given_args || !cmd || !globals) {
+    if (!given_args || !cmd) {
         json_decref(given_args);
-        json_decref(globals);
         return ffi_fail(AD_RESULT_ERR_INTERNAL, "the command could not be prepared", NULL);
     }
     ad_adapter *platform = NULL;
@@ -34,13 +27,15 @@ AdResult ffi_run_with(const struct AdAdapter *adapter, const char *name, json_t 
         rc = ffi_call_begin(adapter, &platform);
         if (rc != AD_RESULT_OK) {
             json_decref(given_args);
-            json_decref(globals);
             return rc;
         }
     }
+    json_t *globals = json_object();
     const char *session = ffi_adapter_session(adapter);
     if (session)
         json_object_set_new(globals, "session", json_string(session));
+    if (headed)
+        json_object_set_new(globals, "headed", json_true());
     ad_error err = AD_ERROR_INIT;
     ad_dispatch_opts opts = {.error_out = &err};
     int exit_code = 0;
@@ -68,6 +63,18 @@ AdResult ffi_run_with(const struct AdAdapter *adapter, const char *name, json_t 
     return rc;
 }
 
+AdResult ffi_run(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                 json_t **data_out, char **envelope_out)
+{
+    return run_command(adapter, name, given_args, false, data_out, envelope_out);
+}
+
+AdResult ffi_run_headed(const struct AdAdapter *adapter, const char *name, json_t *given_args,
+                        json_t **data_out, char **envelope_out)
+{
+    return run_command(adapter, name, given_args, true, data_out, envelope_out);
+}
+
 /* The JSON entrypoints' `out`: must not be NULL; zeroed before anything is checked. */
 static AdResult take_out(char **out)
 {
@@ -91,7 +98,7 @@ AdResult ad_check_permissions(const struct AdAdapter *adapter)
 }
 
 /* AdSnapshotSurface values in order, as snapshot's --surface names them. */
-static const char *const surface_names[] = {
+const char *const ffi_surface_names[] = {
     "window", "focused", "menu", "menubar", "sheet", "popover", "alert", "desktop", "taskbar",
     "system-tray", "quick-settings", "notification-center", "toolbar", "dock", "spotlight",
     "menu-bar-extras", "system-tray-overflow", "start-menu", "action-center",
@@ -109,7 +116,7 @@ AdResult ad_snapshot(const struct AdAdapter *adapter, const char *app, int32_t s
         return rc;
     /* The given arguments only, as the CLI passes them: the validator checks the depth
      * (0 to 50), refuses a surface this platform has no value for, and adds the defaults. */
-    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", surface_names[surface],
+    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", ffi_surface_names[surface],
                              "max_depth", max_depth, "interactive_only", interactive_only,
                              "compact", compact);
     if (args && app)

@@ -9,6 +9,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "core/overlay_session.h"
 #include "core/action.h"
 #include "core/ctx.h"
 #include "core/lease.h"
@@ -234,6 +235,7 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     } else {
         req.kind = AD_PHYS_MOVE;
     }
+    ad_overlay_before_action(ctx, NULL, x, y); /* presentation only: the same input follows */
     if (run_physical(ctx, &req, &res, err) < 0)
         return -1;
     json_t *d = pointer_report(name, &res, x, y);

@@ -327,6 +327,32 @@ int ad_session_end(const char *root, const char *id, json_t **ret_manifest, ad_e
     return 0;
 }
 
+int ad_session_set_cursor(const char *root, const char *id, bool cursor, bool multi_agent,
+                          ad_error *err)
+{
+    ad_session_use use = AD_SESSION_USE_INIT;
+    json_t *m = NULL;
+    if (ad_session_enter(root, id, &use, &m, err) < 0)
+        return -1;
+    int rc = -1;
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    if (!m) {
+        rc = not_found(id, err);
+    } else {
+        json_object_set_new(m, "cursor", json_boolean(cursor));
+        json_object_set_new(m, "multi_agent", json_boolean(multi_agent));
+        rc = ad_state_namespace_open(root, id, false, &ns, err);
+        if (rc > 0)
+            rc = not_found(id, err);
+        else if (rc == 0)
+            rc = write_manifest(&ns, m, err);
+    }
+    ad_state_dir_close(&ns);
+    ad_session_leave(&use);
+    json_decref(m);
+    return rc < 0 ? -1 : 0;
+}
+
 /* The list entry of a manifest (system.md: session_id, name, created_at, ended_at, trace,
  * artifacts; ended_at and name written as null when absent). */
 static json_t *list_entry(const json_t *m)

@@ -82,7 +82,7 @@ static int check_decimal(const json_t *args, const char *key, const char *flag, 
         return 0;
     if (!parse_number(text, &v) || v < lo || v > hi) {
         char fmt[160];
-        snprintf(fmt, sizeof(fmt), "--%s must be a number from %g to %g, not '%%s'", flag, lo,
+        snprintf(fmt, sizeof(fmt), "--%s takes a number from %g to %g, not '%%s'", flag, lo,
                  hi);
         return bad(err, key, fmt, text);
     }
@@ -149,7 +149,7 @@ int ad_overlay_args_check(const json_t *given, const json_t *args, ad_error *err
         const char *c = str_arg(args, colours[i]);
         if (c && !is_hex_colour(c)) {
             char fmt[96];
-            snprintf(fmt, sizeof(fmt), "--%s must be a #RRGGBB colour, not '%%s'", colours[i]);
+            snprintf(fmt, sizeof(fmt), "--%s takes a #RRGGBB colour, not '%%s'", colours[i]);
             return bad(err, colours[i], fmt, c);
         }
     }
@@ -161,7 +161,7 @@ int ad_overlay_args_check(const json_t *given, const json_t *args, ad_error *err
     const char *travel = str_arg(args, "travel_ms");
     long lo = 0, hi = 0;
     if (travel && (!parse_pair(travel, 0, AD_OVERLAY_MAX_WAIT_MS, &lo, &hi) || lo > hi))
-        return bad(err, "travel_ms", "--travel-ms must be MIN,MAX in ms with MIN <= MAX <= 700, "
+        return bad(err, "travel_ms", "--travel-ms takes MIN,MAX in ms with MIN <= MAX <= 700, "
                                      "not '%s'", travel);
     json_int_t dwell = json_integer_value(json_object_get(args, "dwell_ms"));
     if (travel && hi + dwell > AD_OVERLAY_MAX_WAIT_MS) {

@@ -7,6 +7,7 @@ The overlay is drawn by the per-user helper (agent-desktop-linux-clipboard-owner
 attributes (xwininfo), pixels of the root window (ImageMagick `import`), a real pointer click
 (xdotool) that must reach the fixture through the overlay, and the fixture's own state line.
 Every helper a test started is stopped by its pid."""
+import json
 import os
 import shutil
 import signal
@@ -254,3 +255,32 @@ def test_needs_a_session_and_checks_every_style_flag(cli):
     expect_error(cli.run("cursor-overlay", "disable", "--accent", ACCENT, env=env),
                  "INVALID_ARGS", exit_code=2)
     assert overlay_windows(sid) == {}
+
+
+def test_headed_actions_and_pictures_ignore_the_overlay(cli, fixture_app):
+    """The overlay's windows take no input: a headed click's hit test and a window's
+    screenshot see the app under them, as without the overlay."""
+    sid, env = start_session(cli, "--cursor")
+    before = need_state(fixture_app)
+    bx, by, bw, bh = button_box(fixture_app)
+    data = cli.ok("--headed", "click", fixture_ref(cli, "inc_button", env=env), env=env)
+    expect_count(fixture_app, before["count"] + 1)
+    assert data["disposition"] == UNVERIFIED
+    assert all(s["mechanism"] == "physical_synthetic" for s in data["steps"]), data["steps"]
+    body = overlay_windows(sid)[("cursor", "")]
+    assert bx <= body[1] < bx + bw and by <= body[2] < by + bh  # it sits on the button
+    # Again, now that the cursor covers the point the click aims at.
+    data = cli.ok("--headed", "click", fixture_ref(cli, "inc_button", env=env), env=env)
+    expect_count(fixture_app, before["count"] + 2)
+    x, y = bx + bw // 2, by + bh // 2
+    data = cli.ok("--headed", "mouse-click", "--xy", "%d,%d" % (x, y), env=env)
+    expect_count(fixture_app, before["count"] + 3)
+    # A picture of the fixture's window is not refused as covered by the cursor.
+    window_id = [w for w in cli.ok("list-windows", "--app", "ad-fixture")
+                 if w["title"] == FIXTURE_TITLE][0]["id"]
+    shot = cli.ok("screenshot", "--window-id", window_id, env=env)
+    assert shot
+    # list-windows and list-surfaces do not report the overlay's windows.
+    listed = json.dumps(cli.ok("list-windows", env=env)) + json.dumps(
+        cli.ok("list-surfaces", "--app", "ad-fixture", env=env))
+    assert "agent-desktop cursor" not in listed

@@ -9,10 +9,10 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
-#include "core/overlay_session.h"
 #include "core/action.h"
 #include "core/ctx.h"
 #include "core/lease.h"
+#include "core/overlay_session.h"
 #include "core/resolve.h"
 #include "core/surface.h"
 #include "core/window_select.h"

@@ -251,6 +251,21 @@ static void along(const ad_motion_point *p, double *off, double *t)
     *off = fabs(rx * dy - ry * dx) / len;
 }
 
+/* The widest sideways distance and the furthest point along the move of p's path. */
+static void extremes(const ad_motion_params *p, double *widest, double *furthest)
+{
+    ad_motion_point pts[AD_MOTION_MAX_POINTS];
+    size_t n = path_of(p, pts);
+    *widest = 0;
+    *furthest = 0;
+    for (size_t i = 0; i < n; i++) {
+        double off, t;
+        along(&pts[i], &off, &t);
+        *widest = fmax(*widest, off);
+        *furthest = fmax(*furthest, t);
+    }
+}
+
 static void test_bow_overshoot_and_tremor_bounds(void **state)
 {
     (void)state;
@@ -258,34 +273,20 @@ static void test_bow_overshoot_and_tremor_bounds(void **state)
     double len = hypot(600, 300);
     /* Nothing: a straight path that never passes the target. */
     ad_motion_params straight = {.travel_min_ms = 200, .travel_max_ms = 200};
-    size_t n = path_of(&straight, pts);
-    for (size_t i = 0; i < n; i++) {
-        double off, t;
-        along(&pts[i], &off, &t);
-        assert_true(off < 1e-6 && t <= 1 + 1e-9);
-    }
+    double widest, furthest;
+    extremes(&straight, &widest, &furthest);
+    assert_true(widest < 1e-6 && furthest <= 1 + 1e-9);
     /* Bow: a sideways bulge of up to bow * 0.15 * distance / 2 (a quadratic's middle). */
     ad_motion_params bowed = straight;
     bowed.bow = 3;
-    n = path_of(&bowed, pts);
-    double widest = 0;
-    for (size_t i = 0; i < n; i++) {
-        double off, t;
-        along(&pts[i], &off, &t);
-        widest = fmax(widest, off);
-    }
+    extremes(&bowed, &widest, &furthest);
     assert_true(widest > 0.2 * len && widest <= 3 * 0.15 * len / 2 + 1e-6);
     /* Overshoot: past the target by at most the fraction, then back on it. */
     ad_motion_params over = straight;
     over.overshoot = 0.15;
-    n = path_of(&over, pts);
-    double furthest = 0;
-    for (size_t i = 0; i < n; i++) {
-        double off, t;
-        along(&pts[i], &off, &t);
-        furthest = fmax(furthest, t);
-    }
+    extremes(&over, &widest, &furthest);
     assert_true(furthest > 1.05 && furthest <= 1.15 + 1e-9);
+    size_t n;
     /* Tremor: at most `tremor` points per axis off the tremor-free path, none at the ends. */
     ad_motion_params shaky = straight, calm = straight;
     shaky.tremor = 4;

@@ -28,12 +28,7 @@ static int setup(void **state)
 static json_t *run(tu_bed *b, const char *cmd, json_t *args, const char *session,
                    const char *agent, int want_exit)
 {
-    json_t *g = json_object();
-    if (session)
-        json_object_set_new(g, "session", json_string(session));
-    if (agent)
-        json_object_set_new(g, "agent_id", json_string(agent));
-    return tu_run_exit(fake_base(b->fake), cmd, args, g, want_exit);
+    return tu_run_in(fake_base(b->fake), cmd, args, session, agent, want_exit);
 }
 
 static char *start(tu_bed *b, bool cursor, bool multi)
@@ -48,11 +43,7 @@ static char *start(tu_bed *b, bool cursor, bool multi)
 
 static char *save_ref(tu_bed *b, const char *session)
 {
-    json_t *env = run(b, "snapshot", tu_args("snapshot", "{}"), session, NULL, 0);
-    json_t *n = tu_node_named(tu_at(env, "data.tree"), "Save");
-    char *ref = strdup(json_string_value(json_object_get(n, "ref_id")));
-    json_decref(env);
-    return ref;
+    return tu_snapshot_ref(fake_base(b->fake), session, "Save");
 }
 
 static json_t *manifest_of(tu_bed *b, const char *id)

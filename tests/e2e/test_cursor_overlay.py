@@ -284,3 +284,55 @@ def test_headed_actions_and_pictures_ignore_the_overlay(cli, fixture_app):
     listed = json.dumps(cli.ok("list-windows", env=env)) + json.dumps(
         cli.ok("list-surfaces", "--app", "ad-fixture", env=env))
     assert "agent-desktop cursor" not in listed
+
+
+def test_the_cursor_glides_and_outlines_and_ripples_during_the_action(cli, fixture_app):
+    """Read while the click runs (python-xlib, another client): the body passes points between
+    where it was and the target, the outline frames the target's bounds, the ripple rings the
+    click point, and both effects go away afterwards."""
+    from Xlib import X, display as xdisplay
+    sid, env = start_session(cli)
+    xdotool("mousemove", "--sync", 5, 5)  # a new cursor starts at the pointer: far away
+    cli.ok("cursor-overlay", "enable", "--travel-ms", "700,700", "--accent", ACCENT, env=env)
+    windows = overlay_windows(sid)
+    bx, by, bw, bh = button_box(fixture_app)
+    ref = fixture_ref(cli, "inc_button", env=env)
+    d = xdisplay.Display()
+    win = {role: d.create_resource_object("window", int(w[0], 16))
+           for (role, _), w in windows.items()}
+    start = windows[("cursor", "")][1:3]
+
+    def sample():
+        out = {}
+        for role, w in win.items():
+            g = w.get_geometry()
+            out[role] = (w.get_attributes().map_state == X.IsViewable, g.x, g.y, g.width,
+                         g.height)
+        return out
+
+    before = need_state(fixture_app)
+    p = subprocess.Popen([cli.binary, "click", ref], env=cli.environment(env),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen = []
+    try:
+        while p.poll() is None:
+            seen.append(sample())
+    finally:
+        p.wait(timeout=30)
+    assert p.returncode == 0
+    expect_count(fixture_app, before["count"] + 1)
+    # After the click the effects still show for a moment, then go.
+    gone = obs.wait_until(lambda: (lambda s: s if not s["cursor-outline"][0] and
+                                   not s["cursor-ripple"][0] else seen.append(s))(sample()),
+                          timeout=10, what="the outline and ripple to go away")
+    cx, cy = bx + bw // 2, by + bh // 2
+    end = (gone["cursor"][1], gone["cursor"][2])
+    assert abs(end[0] - cx) <= 3 and abs(end[1] - cy) <= 3
+    between = [s["cursor"][1:3] for s in seen if s["cursor"][1:3] not in (tuple(start), end)]
+    assert between, "no point of the glide was seen"
+    assert any(s["cursor-outline"] == (True, bx - 3, by - 3, bw + 6, bh + 6) for s in seen), \
+        [s["cursor-outline"] for s in seen][-5:]
+    rings = [s["cursor-ripple"] for s in seen if s["cursor-ripple"][0]]
+    assert rings and all(abs(r[1] + r[3] // 2 - cx) <= 3 and abs(r[2] + r[4] // 2 - cy) <= 3
+                         for r in rings), rings
+    d.close()

@@ -235,7 +235,8 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     } else {
         req.kind = AD_PHYS_MOVE;
     }
-    ad_overlay_before_action(ctx, NULL, x, y); /* presentation only: the same input follows */
+    /* Presentation only: the same input follows. */
+    ad_overlay_before_action(ctx, NULL, x, y, gesture == AD_MOUSE_CLICK);
     if (run_physical(ctx, &req, &res, err) < 0)
         return -1;
     json_t *d = pointer_report(name, &res, x, y);

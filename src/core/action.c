@@ -445,7 +445,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     if (r.node->bounds_state == AD_FIELD_KNOWN)
         ad_overlay_before_action(ctx, &r.node->bounds,
                                  r.node->bounds.x + r.node->bounds.width / 2,
-                                 r.node->bounds.y + r.node->bounds.height / 2);
+                                 r.node->bounds.y + r.node->bounds.height / 2,
+                                 spec->act == AD_ACT_CLICK);
     /* The lease, then the same strict resolution again: what was checked without the lease
      * may have changed while another agent acted. */
     if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000),

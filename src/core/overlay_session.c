@@ -65,7 +65,8 @@ static int glide_budget_ms(const json_t *style)
     return total < 0 ? 0 : total > AD_OVERLAY_MAX_WAIT_MS ? AD_OVERLAY_MAX_WAIT_MS : (int)total;
 }
 
-void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, double y)
+void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, double y,
+                              bool pressable)
 {
     const json_t *m = ctx->session_manifest;
     if (!ctx->session_id || !json_is_true(json_object_get(m, "cursor")) ||
@@ -81,10 +82,10 @@ void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, doub
     json_t *style = ad_overlay_style_for(setting, ctx->agent_id);
     json_decref(setting);
     int budget = glide_budget_ms(style);
-    json_t *req = json_pack("{s:s, s:s, s:s, s:o, s:[f, f]}", "op", "glide", "session",
+    json_t *req = json_pack("{s:s, s:s, s:s, s:o, s:[f, f], s:b}", "op", "glide", "session",
                             ctx->session_id, "cursor",
                             ad_overlay_cursor_name(m, ctx->agent_id), "style", style, "point",
-                            x, y);
+                            x, y, "pressable", pressable);
     if (req && bounds && bounds->width > 0 && bounds->height > 0)
         json_object_set_new(req, "bounds", json_pack("[f, f, f, f]", bounds->x, bounds->y,
                                                      bounds->width, bounds->height));

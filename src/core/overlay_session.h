@@ -10,7 +10,8 @@
  * requests (the reply is {"ok":true,...}):
  *   {"op":"show","session","cursor","style"}            -> "mapped": the cursor's window is
  *                                                          mapped and viewable
- *   {"op":"glide","session","cursor","style","point":[X,Y],"bounds":[X,Y,W,H]|null}
+ *   {"op":"glide","session","cursor","style","point":[X,Y],"bounds":[X,Y,W,H]|null,
+ *    "pressable":bool}
  *                                                       -> "mapped", after the glide (and
  *                                                          the dwell) ended on the point
  *   {"op":"stop","session"}                             -> "stopped": windows destroyed
@@ -44,10 +45,12 @@ json_t *ad_overlay_style_for(const json_t *setting, const char *agent_id);
 const char *ad_overlay_cursor_name(const json_t *manifest, const char *agent_id);
 
 /* The action hook: when the command's session has the overlay on, asks the service to glide
- * the agent's cursor to (x, y), outline `bounds` (NULL: none) and ripple there, and waits
+ * the agent's cursor to (x, y), outline `bounds` (NULL: none) and ripple there (showing the
+ * --pointer-image when `pressable`: the action presses the target), and waits
  * for it at most the style's travel maximum plus dwell (plus AD_OVERLAY_SLACK_MS). Never
  * fails and never changes the action: an overlay that cannot draw is a trace event only. */
-void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, double y);
+void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, double y,
+                              bool pressable);
 
 /* Stops every cursor of session_id. 0 when the service confirmed it (or none runs), -1 with
  * err (its disposition delivery_uncertain) when teardown could not be confirmed. */

@@ -336,3 +336,47 @@ def test_the_cursor_glides_and_outlines_and_ripples_during_the_action(cli, fixtu
     assert rings and all(abs(r[1] + r[3] // 2 - cx) <= 3 and abs(r[2] + r[4] // 2 - cy) <= 3
                          for r in rings), rings
     d.close()
+
+
+def write_png(path, w, h, rgb):
+    """A w x h RGBA PNG of one colour whose top-right quarter is transparent."""
+    import struct
+    import zlib
+    rows = b""
+    for y in range(h):
+        rows += b"\0" + b"".join(bytes(rgb) + (b"\0" if x >= w // 2 and y < h // 2 else b"\xff")
+                                 for x in range(w))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data +
+                struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_image_and_pointer_image_draw_the_cursor(cli, fixture_app, tmp_path):
+    image, pointer = str(tmp_path / "cursor.png"), str(tmp_path / "pointer.png")
+    write_png(image, 24, 30, (0, 255, 255))
+    write_png(pointer, 16, 18, (255, 255, 0))
+    sid, env = start_session(cli)
+    data = cli.ok("cursor-overlay", "enable", "--image", image, "--hotspot", "0,0",
+                  "--pointer-image", pointer, "--pointer-hotspot", "4,6", env=env)
+    assert data["rendered"] is True
+    body = overlay_windows(sid)[("cursor", "")]
+    assert body[3:] == (24, 30)  # the image's size, not the arrow's
+    pixels = root_pixels(*body[1:])
+    assert pixels[(body[1] + 2, body[2] + 20)] == (0, 255, 255)
+    # A click presses its target: the pointer image, its hotspot on the button's centre.
+    bx, by, bw, bh = button_box(fixture_app)
+    before = need_state(fixture_app)
+    cli.ok("click", fixture_ref(cli, "inc_button", env=env), env=env)
+    expect_count(fixture_app, before["count"] + 1)
+    body = overlay_windows(sid)[("cursor", "")]
+    assert body[3:] == (16, 18)
+    cx, cy = bx + bw // 2, by + bh // 2
+    assert abs(body[1] + 4 - cx) <= 1 and abs(body[2] + 6 - cy) <= 1, (body, cx, cy)
+    pixels = root_pixels(*body[1:])
+    assert pixels[(body[1] + 2, body[2] + 14)] == (255, 255, 0)
+    # The transparent quarter is cut out: the button shows through there.
+    assert pixels[(body[1] + 14, body[2] + 2)] != (255, 255, 0)

@@ -16,6 +16,7 @@
  *
  * Ownership: every string and array of an AdActionResult is allocated on its own and
  * released by ad_free_action_result. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 #include "core/deadline.h"
 #include "core/lease.h"
 #include "core/surface.h"
+#include "ffi/ffi_exact.h"
 #include "ffi/ffi_private.h"
 
 /* AdActionKind in order: the CLI's action name, the semantic act, and whether it has one. */
@@ -47,37 +49,6 @@ _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == AD_ACTION_KIND_DRAG + 1,
                "one entry per AdActionKind");
 
 #define ACTION_TIMEOUT_MS 5000
-
-/* AdModifier values in order, as a key combo names them. */
-static const char *const modifier_names[] = {"meta", "ctrl", "alt", "shift"};
-
-/* The combo "ctrl+shift+a" of an AdKeyCombo (owned), or NULL with INVALID_ARGS recorded. */
-static char *combo_text(const AdKeyCombo *k)
-{
-    if (ffi_check_string(k->key, "action.key.key", true) != AD_RESULT_OK ||
-        (k->modifier_count && ffi_check_ptr(k->modifiers, "action.key.modifiers") !=
-                                  AD_RESULT_OK))
-        return NULL;
-    size_t len = strlen(k->key) + 1;
-    for (uint32_t i = 0; i < k->modifier_count; i++) {
-        if (ffi_check_enum(k->modifiers[i], AD_MODIFIER_META, AD_MODIFIER_SHIFT,
-                           "action.key.modifiers") != AD_RESULT_OK)
-            return NULL;
-        len += strlen(modifier_names[k->modifiers[i]]) + 1;
-    }
-    char *combo = malloc(len);
-    if (!combo) {
-        ffi_fail(AD_RESULT_ERR_INTERNAL, "out of memory", NULL);
-        return NULL;
-    }
-    combo[0] = '\0';
-    for (uint32_t i = 0; i < k->modifier_count; i++) {
-        strcat(combo, modifier_names[k->modifiers[i]]);
-        strcat(combo, "+");
-    }
-    strcat(combo, k->key);
-    return combo;
-}
 
 /* The physical request of a gesture at the element's live center (x, y). */
 static int gesture_request(const AdAction *action, const ad_node *n, const char *window_id,
@@ -114,10 +85,11 @@ static int gesture_request(const AdAction *action, const ad_node *n, const char 
         break;
     default: /* DRAG: the points the action names */
         req->kind = AD_PHYS_DRAG;
-        req->x = (int)action->drag.from.x;
-        req->y = (int)action->drag.from.y;
-        req->x2 = (int)action->drag.to.x;
-        req->y2 = (int)action->drag.to.y;
+        /* Checked finite and within int32 before the call began (ffi_whole). */
+        req->x = (int)lround(action->drag.from.x);
+        req->y = (int)lround(action->drag.from.y);
+        req->x2 = (int)lround(action->drag.to.x);
+        req->y2 = (int)lround(action->drag.to.y);
         req->duration_ms = (int)(action->drag.duration_ms > 60000 ? 60000
                                                                   : action->drag.duration_ms);
         req->hold_ms = (int)(action->drag.drop_delay_ms > 60000 ? 60000
@@ -264,6 +236,15 @@ AdResult ad_execute_action_with_policy(const struct AdAdapter *adapter,
                         "route, and the headless policy refuses physical input",
                         "Pass AD_POLICY_KIND_HEADED (or FOCUS_FALLBACK) to "
                         "ad_execute_action_with_policy");
+    /* The drag points become whole pixels in gesture_request: a NaN or a point outside
+     * int32 is refused here, never cast (a float-to-int overflow is undefined). */
+    int drag_xy;
+    if (action->kind == AD_ACTION_KIND_DRAG &&
+        ((rc = ffi_whole(action->drag.from.x, "action.drag.from.x", &drag_xy)) != AD_RESULT_OK ||
+         (rc = ffi_whole(action->drag.from.y, "action.drag.from.y", &drag_xy)) != AD_RESULT_OK ||
+         (rc = ffi_whole(action->drag.to.x, "action.drag.to.x", &drag_xy)) != AD_RESULT_OK ||
+         (rc = ffi_whole(action->drag.to.y, "action.drag.to.y", &drag_xy)) != AD_RESULT_OK))
+        return rc;
     if (action->kind == AD_ACTION_KIND_SCROLL &&
         ((rc = ffi_check_enum(action->scroll.direction, AD_DIRECTION_UP, AD_DIRECTION_RIGHT,
                               "action.scroll.direction")) != AD_RESULT_OK ||
@@ -272,7 +253,8 @@ AdResult ad_execute_action_with_policy(const struct AdAdapter *adapter,
                          NULL)) != AD_RESULT_OK)))
         return rc;
     char *combo = NULL;
-    if (action->kind == AD_ACTION_KIND_PRESS_KEY && !(combo = combo_text(&action->key)))
+    if (action->kind == AD_ACTION_KIND_PRESS_KEY &&
+        !(combo = ffi_combo_text(&action->key, "action.key")))
         return ad_last_error_code();
     ad_adapter *platform = NULL;
     if ((rc = ffi_call_begin(adapter, &platform)) != AD_RESULT_OK) {

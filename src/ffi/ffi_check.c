@@ -2,6 +2,7 @@
  * caller's string is read at most AD_MAX_STRING_BYTES + 1 bytes far (strnlen), so an
  * unterminated buffer is refused instead of read past. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/utf8.h"
@@ -45,4 +46,36 @@ AdResult ffi_check_ptr(const void *p, const char *what)
     char msg[160];
     snprintf(msg, sizeof(msg), "%s must not be NULL", what);
     return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, msg, NULL);
+}
+
+const char *const ffi_modifier_names[4] = {"meta", "ctrl", "alt", "shift"};
+
+char *ffi_combo_text(const AdKeyCombo *k, const char *what)
+{
+    char name[96];
+    snprintf(name, sizeof(name), "%s.key", what);
+    if (ffi_check_string(k->key, name, true) != AD_RESULT_OK)
+        return NULL;
+    snprintf(name, sizeof(name), "%s.modifiers", what);
+    if (k->modifier_count && ffi_check_ptr(k->modifiers, name) != AD_RESULT_OK)
+        return NULL;
+    size_t len = strlen(k->key) + 1;
+    for (uint32_t i = 0; i < k->modifier_count; i++) {
+        if (ffi_check_enum(k->modifiers[i], AD_MODIFIER_META, AD_MODIFIER_SHIFT, name) !=
+            AD_RESULT_OK)
+            return NULL;
+        len += strlen(ffi_modifier_names[k->modifiers[i]]) + 1;
+    }
+    char *combo = malloc(len);
+    if (!combo) {
+        ffi_fail(AD_RESULT_ERR_INTERNAL, "out of memory", NULL);
+        return NULL;
+    }
+    combo[0] = '\0';
+    for (uint32_t i = 0; i < k->modifier_count; i++) {
+        strcat(combo, ffi_modifier_names[k->modifiers[i]]);
+        strcat(combo, "+");
+    }
+    strcat(combo, k->key);
+    return combo;
 }

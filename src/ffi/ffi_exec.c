@@ -1,14 +1,15 @@
 /* ffi_exec.c: the ref action and wait entrypoints, and the log callback.
  *
  * ad_execute_by_ref runs the CLI's command for the action kind (click, type, scroll, ...)
- * through ffi_run (ffi_run_headed for a headed policy), so it gets the validator, the session, the trace and the interaction
- * lease of the CLI; ad_wait runs `wait`. Each ABI struct becomes the "given" arguments the
- * CLI's parser would build: only what the caller set, so the validator's rules (wait's
+ * through ffi_run (ffi_run_headed for a headed policy), so it gets the validator, the
+ * session, the trace and the interaction lease of the CLI; ad_wait runs `wait`. Each ABI
+ * struct becomes the "given" arguments the CLI's parser would build: only what the caller set, so the validator's rules (wait's
  * modes, one of REF or --xy, ...) see exactly what was asked and the table fills the
  * defaults. Nothing here re-checks what the validator checks, except the ref, which the ABI
  * wants refused before dispatch (ownership-and-threading.md, "Refs, enums, and panics"). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/ctx.h"
@@ -62,37 +63,6 @@ static const action_map action_maps[] = {
 
 /* AdDirection values in order, as scroll's --direction names them. */
 static const char *const direction_names[] = {"up", "down", "left", "right"};
-/* AdModifier values in order, as a combo names them (x11_keynames.c: meta is super). */
-static const char *const modifier_names[] = {"meta", "ctrl", "alt", "shift"};
-
-/* The combo "mod+mod+key" of an AdKeyCombo into buf. */
-static AdResult combo_of(const AdKeyCombo *key, char *buf, size_t size)
-{
-    AdResult rc = ffi_check_string(key->key, "action.key.key", true);
-    if (rc != AD_RESULT_OK)
-        return rc;
-    if (key->modifier_count > 0 && !key->modifiers)
-        return ffi_fail(AD_RESULT_ERR_INVALID_ARGS,
-                        "action.key.modifiers is NULL but modifier_count is not 0",
-                        "Pass modifier_count 0 when there are no modifiers");
-    size_t used = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < key->modifier_count; i++) {
-        rc = ffi_check_enum(key->modifiers[i], AD_MODIFIER_META, AD_MODIFIER_SHIFT,
-                            "action.key.modifiers");
-        if (rc != AD_RESULT_OK)
-            return rc;
-        int n = snprintf(buf + used, size - used, "%s+", modifier_names[key->modifiers[i]]);
-        if (n < 0 || (size_t)n >= size - used)
-            return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "the key combo is too long", NULL);
-        used += (size_t)n;
-    }
-    int n = snprintf(buf + used, size - used, "%s", key->key);
-    if (n < 0 || (size_t)n >= size - used)
-        return ffi_fail(AD_RESULT_ERR_INVALID_ARGS, "the key combo is too long", NULL);
-    return AD_RESULT_OK;
-}
-
 /* The given arguments of `map` for `action` on ref_id into *ret (owned). */
 static AdResult action_args(const action_map *map, const char *ref_id, const AdAction *action,
                             int64_t timeout_ms, json_t **ret)
@@ -102,7 +72,6 @@ static AdResult action_args(const action_map *map, const char *ref_id, const AdA
     if (!args)
         return ffi_fail(AD_RESULT_ERR_INTERNAL, "out of memory", NULL);
     AdResult rc = AD_RESULT_OK;
-    char combo[AD_MAX_STRING_BYTES + 64];
     if (map->ref_positional)
         json_object_set_new(args, "ref_id", json_string(ref_id));
     switch (map->input) {
@@ -125,11 +94,15 @@ static AdResult action_args(const action_map *map, const char *ref_id, const AdA
             json_object_set_new(args, "amount", json_integer(action->scroll.amount));
         }
         break;
-    case TAKES_COMBO:
-        rc = combo_of(&action->key, combo, sizeof(combo));
-        if (rc == AD_RESULT_OK)
+    case TAKES_COMBO: {
+        char *combo = ffi_combo_text(&action->key, "action.key");
+        if (combo)
             json_object_set_new(args, "combo", json_string(combo));
+        else
+            rc = ad_last_error_code();
+        free(combo);
         break;
+    }
     case TAKES_DRAG: {
         char xy[96];
         snprintf(xy, sizeof(xy), "%.0f,%.0f", action->drag.to.x, action->drag.to.y);

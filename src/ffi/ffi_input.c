@@ -49,9 +49,6 @@ static AdResult xy_of(AdPoint p, const char *what, char xy[32])
     return rc;
 }
 
-/* AdModifier values in order, as --modifiers names them. */
-static const char *const modifier_names[] = {"meta", "ctrl", "alt", "shift"};
-
 /* AdMouseButton values in order, as --button names them. */
 static const char *const button_names[] = {"left", "right", "middle"};
 
@@ -69,7 +66,7 @@ static AdResult add_modifiers(json_t *args, const int32_t *mods, uint32_t n)
     for (uint32_t i = 0; rc == AD_RESULT_OK && i < n; i++) {
         rc = ffi_check_enum(mods[i], AD_MODIFIER_META, AD_MODIFIER_SHIFT, "modifier");
         if (rc == AD_RESULT_OK)
-            json_array_append_new(names, json_string(modifier_names[mods[i]]));
+            json_array_append_new(names, json_string(ffi_modifier_names[mods[i]]));
     }
     json_object_set_new(args, "modifiers", names);
     return rc;
@@ -147,7 +144,8 @@ AdResult ad_drag(const struct AdAdapter *adapter, const struct AdDragParams *par
     if (rc != AD_RESULT_OK)
         return rc;
     /* A duration beyond int64 is outside the command's range either way (-1: refused). */
-    json_int_t ms = params->duration_ms > (uint64_t)INT64_MAX ? -1 : (json_int_t)params->duration_ms;
+    json_int_t ms =
+        params->duration_ms > (uint64_t)INT64_MAX ? -1 : (json_int_t)params->duration_ms;
     json_int_t delay = params->drop_delay_ms > (uint64_t)INT64_MAX
                            ? -1
                            : (json_int_t)params->drop_delay_ms;

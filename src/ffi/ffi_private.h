@@ -55,6 +55,14 @@ AdResult ffi_check_enum(int32_t v, int32_t lo, int32_t hi, const char *what);
 /* A non-NULL pointer argument. */
 AdResult ffi_check_ptr(const void *p, const char *what);
 
+/* AdModifier values in order, as combos and --modifiers name them (x11_keynames.c: meta is
+ * super). */
+extern const char *const ffi_modifier_names[4];
+/* The combo "ctrl+shift+a" of an AdKeyCombo (owned, sized to fit: never a fixed buffer on
+ * the caller's stack, which a host thread may keep small), or NULL with INVALID_ARGS
+ * recorded. `what` names the combo in messages ("action.key"). */
+char *ffi_combo_text(const AdKeyCombo *k, const char *what);
+
 /* ---- the adapter (ffi_adapter.c) ---- */
 
 /* Begins a call on `adapter`: INVALID_ARGS (recorded) for NULL or a destroyed adapter. On

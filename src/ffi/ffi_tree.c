@@ -123,7 +123,9 @@ AdResult ad_get_tree_exact(const struct AdAdapter *adapter, const struct AdExact
     if ((rc = ffi_check_exact_window(win, "win")) != AD_RESULT_OK ||
         (rc = ffi_check_ptr(opts, "opts")) != AD_RESULT_OK ||
         (rc = ffi_check_enum(opts->surface, 0, AD_SNAPSHOT_SURFACE_ACTION_CENTER,
-                             "opts.surface")) != AD_RESULT_OK)
+                             "opts.surface")) != AD_RESULT_OK ||
+        /* A kept window whose process was replaced is STALE_REF, as for every exact call. */
+        (rc = ffi_check_window_identity(adapter, win)) != AD_RESULT_OK)
         return rc;
     /* The validator checks the depth (0 to 50) and refuses a surface this platform lacks. */
     json_t *args = json_pack("{s:s, s:s, s:i, s:b, s:b, s:b}", "window_id", win->window.id,

@@ -78,6 +78,18 @@ def test_snapshot_then_click_by_ref(cli, build_dir, fixture_app):
     expect_count(fixture_app, before["count"] + 1)  # the app's own state: one click
 
 
+def test_snapshot_max_depth_is_the_clis(cli, build_dir, fixture_app):
+    """ad_snapshot passes max_depth as given, like `snapshot --max-depth N`: each depth gives
+    the ref count the CLI gives for it (0 is the root alone, not a default)."""
+    depths = ["0", "1", "10"]
+    res = driver(cli, build_dir, "snapshot-depths", "ad-fixture", *depths)
+    assert res["rc"] == [0, 0, 0], res
+    for depth, count in zip(depths, res["ref_counts"]):
+        data = cli.ok("snapshot", "--app", "ad-fixture", "-i", "--max-depth", depth)
+        assert count == data["ref_count"], (depth, res)
+    assert res["ref_counts"][0] < res["ref_counts"][2], res
+
+
 # AdActionKind values the tests below use.
 SET_VALUE, CHECK, UNCHECK, TOGGLE, SCROLL, TYPE_TEXT, CLEAR = 4, 10, 11, 9, 12, 17, 18
 HEADLESS, FOCUS_FALLBACK = 0, 1

@@ -274,6 +274,42 @@ def test_gestures_follow_the_policy(lib, adapter, win, fixture_app):
     lib.ad_free_handle(adapter, ctypes.byref(h))
 
 
+def test_drag_points_that_are_not_pixels_are_refused(lib, adapter, win, fixture_app):
+    """A NaN or out-of-int32 drag point is INVALID_ARGS before anything is sent (it used to
+    be cast to int: undefined behaviour, a drag to wherever the cast landed)."""
+    rc, h = find(lib, adapter, win, ffi.query(role="button", name="Increment"))
+    assert rc == ffi.OK, last_error(lib)
+    before = fixture_app.state()["count"]
+    for bad in (float("nan"), 1e12, float("-inf")):
+        a = ffi.Action(kind=ffi.DRAG, drag_from=ffi.Point(10, 10), drag_to=ffi.Point(bad, 20))
+        out = ffi.ActionResult()
+        rc = lib.ad_execute_action_with_policy(adapter, ctypes.byref(h), ctypes.byref(a),
+                                               ffi.POLICY_HEADED, ctypes.byref(out))
+        assert rc == ffi.ERR_INVALID_ARGS, (bad, last_error(lib))
+        assert "action.drag.to.x" in last_error(lib)[1]
+        assert not out.action
+    # Ordering canary: a click after the refusals lands, and only it.
+    rc, out = act(lib, adapter, h, ffi.CLICK)
+    assert rc == ffi.OK, last_error(lib)
+    lib.ad_free_action_result(ctypes.byref(out))
+    obs.wait_until(lambda: fixture_app.state()["count"] >= before + 1, what="canary click")
+    assert fixture_app.state()["count"] == before + 1
+    lib.ad_free_handle(adapter, ctypes.byref(h))
+
+
+def test_tree_of_a_replaced_process_is_stale(lib, adapter, win):
+    """ad_get_tree_exact checks the window's process instance like every exact call: a kept
+    window whose process instance is not the live one is STALE_REF, not a read of whatever
+    now has that id."""
+    win.process_instance = b"1:1"  # a process instance the window's process does not have
+    tree = ffi.NodeTree()
+    opts = ffi.TreeOptions(max_depth=5)
+    rc = lib.ad_get_tree_exact(adapter, ctypes.byref(win), ctypes.byref(opts),
+                               ctypes.byref(tree))
+    assert rc == ffi.ERR_STALE_REF, last_error(lib)
+    assert tree.count == 0 and not tree.nodes
+
+
 def test_exact_entry_calls_fail_closed(lib, adapter):
     out_h = ffi.NativeHandle(ptr=1)
     assert lib.ad_resolve_element_exact(adapter, None, ctypes.byref(out_h)) == \

@@ -319,6 +319,35 @@ static void test_last_error_is_per_thread_and_freed_at_exit(void **state)
     (void)out;
 }
 
+/* A key action by ref on a thread with a small stack (hosts' threads may have 128 KiB to
+ * 1 MiB). Returns the AdResult. The combo used to be built in a 1 MiB buffer on the stack. */
+static void *key_action_by_ref(void *unused)
+{
+    (void)unused;
+    struct AdAdapter *a = ad_adapter_create();
+    int32_t mods[] = {AD_MODIFIER_CTRL};
+    AdAction act = {.kind = AD_ACTION_KIND_KEY_DOWN, .key = {"a", mods, 1}};
+    char *out = NULL;
+    AdResult rc = ad_execute_by_ref(a, "@snosuchsnap:e1", &act, 0, &out);
+    ad_free_string(out);
+    ad_adapter_destroy(a);
+    return (void *)(intptr_t)rc;
+}
+
+static void test_ref_action_fits_a_small_thread_stack(void **state)
+{
+    (void)state;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 512 * 1024), 0);
+    pthread_t t;
+    void *code = NULL;
+    assert_int_equal(pthread_create(&t, &attr, key_action_by_ref, NULL), 0);
+    pthread_join(t, &code);
+    pthread_attr_destroy(&attr);
+    assert_true((intptr_t)code < 0); /* the command's own failure, not a crash */
+}
+
 int main(void)
 {
     setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/ad-test-bus", 1);
@@ -331,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_wait_takes_the_cli_mode_rules),
         cmocka_unit_test(test_log_callback_receives_the_log_lines),
         cmocka_unit_test(test_last_error_is_per_thread_and_freed_at_exit),
+        cmocka_unit_test(test_ref_action_fits_a_small_thread_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -488,6 +488,37 @@ static void test_export_escapes_event_text(void **state)
     free(html);
 }
 
+/* The commands table lists commands in the order they started, each at its start time: a
+ * long command that another process's short one ran inside ends last in the timeline. */
+static void test_export_lists_commands_in_start_order(void **state)
+{
+    fx *f = *state;
+    write_segment_of(f, "10-100.jsonl",
+                     "{\"event\":\"command.start\",\"seq\":0,\"ts_ms\":100,\"segment\":\"10-100\","
+                     "\"command\":\"long-one\"}\n"
+                     "{\"event\":\"command.end\",\"seq\":1,\"ts_ms\":500,\"segment\":\"10-100\","
+                     "\"command\":\"long-one\",\"ok\":true,\"duration_ms\":400}\n");
+    write_segment_of(f, "11-200.jsonl",
+                     "{\"event\":\"command.start\",\"seq\":0,\"ts_ms\":200,\"segment\":\"11-200\","
+                     "\"command\":\"short-one\"}\n"
+                     "{\"event\":\"command.end\",\"seq\":1,\"ts_ms\":300,\"segment\":\"11-200\","
+                     "\"command\":\"short-one\",\"ok\":true,\"duration_ms\":100}\n");
+    json_t *env = NULL;
+    char *html = export_html(f, &env);
+    json_decref(env);
+    const char *table = strstr(html, "<table id=\"commands\">");
+    assert_non_null(table);
+    const char *end = strstr(table, "</table>");
+    const char *first = strstr(table, "long-one"), *second = strstr(table, "short-one");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_true(first < second && second < end);
+    /* Each row shows when its command started. */
+    assert_non_null(strstr(table, "<td>00:00:00.100</td><td>long-one</td>"));
+    assert_non_null(strstr(table, "<td>00:00:00.200</td><td>short-one</td>"));
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -506,6 +537,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_show_needs_recorded_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_embeds_screens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_escapes_event_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_lists_commands_in_start_order, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@ PACKAGES=(
   libsystemd-dev libjansson-dev libpng-dev
   libxcb1-dev libxcb-ewmh-dev libxcb-icccm4-dev libxcb-randr0-dev libxcb-xtest0-dev
   libxcb-shm0-dev libxcb-render0-dev
+  # X-Resource: the pid of the window manager's EWMH check window (linux/x11_wm.c)
+  libxcb-res0-dev
   # unit tests; clang and its runtimes for the libFuzzer targets (scripts/fuzz.sh)
   libcmocka-dev clang libclang-rt-14-dev
   # fixture app, benchmark programs

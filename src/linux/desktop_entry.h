@@ -2,15 +2,19 @@
 #ifndef AD_DESKTOP_ENTRY_H
 #define AD_DESKTOP_ENTRY_H
 
-/* Finds the desktop entry whose Exec= program (base name) equals exe or app_name. On success
+#include "linux/desktop_exec.h"
+
+/* Finds the desktop entry whose Exec= program (base name, after `env`) equals exe or
+ * app_name. On success
  * sets *ret_id (file name without .desktop) and *ret_name (Name=), both the caller's. */
 int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
                           char **ret_name);
 
 /* The entry launch's APP names: the one whose id (file name without .desktop) is app, else
- * the first whose Name= equals app case-insensitively. Sets *ret_id and *ret_program (the
- * first word of Exec= as written), both the caller's; -1 when none. */
-int ad_desktop_entry_lookup(const char *app, char **ret_id, char **ret_program);
+ * the first whose Name= equals app case-insensitively. Sets *ret_id and *ret_exec (its Exec=
+ * split, `env` unwrapped: desktop_exec.h), both the caller's; -1 when none. Entries are
+ * read from $XDG_DATA_HOME/applications, then each $XDG_DATA_DIRS/applications. */
+int ad_desktop_entry_lookup(const char *app, char **ret_id, ad_desktop_exec *ret_exec);
 
 /* Releases the entries read by ad_desktop_entry_find (the adapter calls it on destroy). */
 void ad_desktop_entries_free(void);

@@ -109,6 +109,11 @@ typedef struct {
     char *name;       /* what a running instance is matched by (--app): the command's base
                        * name, or the desktop id when APP named a desktop entry */
     char *desktop_id; /* the desktop entry APP named (file name without .desktop), or NULL */
+    /* What the desktop entry adds, NULL-terminated and owned, or NULL: its "KEY=VALUE"
+     * environment (Exec=env KEY=VALUE prog; --env overrides a key) and the arguments of its
+     * Exec= line (before --arg). */
+    char **env;
+    char **args;
 } ad_launch_target;
 
 typedef struct {

@@ -209,6 +209,53 @@ def test_launch_desktop_entry_that_runs_env(cli, fixture_bin, launched, tmp_path
     expect_error(cli.run("launch", entry_id + "Opt", "--no-attach", env=xdg), "APP_NOT_FOUND")
 
 
+def _bundle(root, files):
+    """A copy of the fixture's executable in its own directory with `files` beside it (a
+    copy, not a link: /proc/<pid>/exe names the link's target)."""
+    def make(fixture_bin, exe_name):
+        os.makedirs(root)
+        exe = os.path.join(root, exe_name)
+        shutil.copy2(fixture_bin, exe)
+        for rel in files:
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(b"\0")
+        return exe
+    return make
+
+
+def test_launch_reports_the_chromium_renderer_of_an_electron_layout(cli, fixture_bin, launched,
+                                                                     tmp_path):
+    """renderer: "chromium" comes from the files beside the running executable
+    (linux/launch_spawn.c): resources.pak and v8_context_snapshot.bin, which Chromium
+    (/usr/lib/chromium here, test_launch_chromium_cdp) and every Electron release ship
+    next to the binary (electron-vNN-linux-x64.zip: electron, resources.pak,
+    v8_context_snapshot.bin, resources/app.asar, ...). No Electron is installed here, so the
+    app below is the fixture copied into that layout under an app's name.
+
+    Proven: the detector reads the layout of the process's own executable (by pid, through
+    /proc/<pid>/exe), names it chromium with both files present, and not with one of them or
+    none. Not proven: that a given Electron app keeps this layout (a build that drops
+    v8_context_snapshot.bin would read as not Chromium), or anything about Electron's
+    accessibility tree."""
+    cases = [
+        ("electron", ["resources.pak", "v8_context_snapshot.bin", "resources/app.asar"], True),
+        ("half", ["resources.pak", "resources/app.asar"], False),
+        ("plain", [], False),
+    ]
+    for tag, files, chromium in cases:
+        name = _fixture_name("renderer-" + tag)
+        exe = _bundle(str(tmp_path / tag), files)(fixture_bin, "slack-like-" + tag)
+        code, env = _launch(cli, exe, "--no-attach", "--env", "AD_FIXTURE_NAME=" + name)
+        assert code == 0, env
+        pid = env["data"]["pid"]
+        launched.append(pid)
+        assert os.readlink("/proc/%d/exe" % pid) == exe
+        assert _registered(pid) == name
+        assert env["data"].get("renderer") == ("chromium" if chromium else None), (tag, env)
+
+
 def test_launch_unknown_app_and_early_exit(cli, tmp_path):
     expect_error(_launch(cli, "no-such-app-anywhere"), "APP_NOT_FOUND")
     plain = tmp_path / "not-executable"

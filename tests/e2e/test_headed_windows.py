@@ -61,3 +61,18 @@ def test_headed_press_focuses_the_same_titled_window_it_names(cli, twins):
     for target, other in ((twin, main), (main, twin), (twin, main)):
         cli.ok("press", "shift", "--window-id", target["row"]["id"], "--headed")
         assert int(active_window()) == int(target["x"]), (target, other)
+
+
+def test_headed_press_finds_a_window_whose_x_title_changed(cli, twins):
+    """The X title no longer equals the one AT-SPI reports (set on the X window alone, as an
+    app that retitles itself shows until AT-SPI catches up): the window is still found by
+    its process and place. By pid and title it was WINDOW_NOT_FOUND."""
+    main, twin = twins
+    subprocess.run(["xdotool", "set_window", "--name", "Renamed on X", twin["x"]], check=True,
+                   timeout=15)
+    obs.wait_until(lambda: "Renamed on X" in subprocess.run(
+        ["xprop", "-id", twin["x"], "_NET_WM_NAME"], capture_output=True, text=True,
+        timeout=15).stdout, what="the new X title")
+    for target in (twin, main, twin):
+        cli.ok("press", "shift", "--window-id", target["row"]["id"], "--headed")
+        assert int(active_window()) == int(target["x"])

@@ -8,7 +8,8 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain and build
-  gcc libc6-dev meson ninja-build pkg-config ca-certificates
+  gcc g++ binutils libc6-dev meson ninja-build pkg-config ca-certificates
+  # g++: the header compiles as C++11 (tests/ffi); binutils: nm for the export test
   # libraries linked by agent-desktop
   libsystemd-dev libjansson-dev libpng-dev
   libxcb1-dev libxcb-ewmh-dev libxcb-icccm4-dev libxcb-randr0-dev libxcb-xtest0-dev

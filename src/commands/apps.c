@@ -45,7 +45,7 @@ int ad_cmd_list_apps(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_erro
         json_object_set_new(d, "complete", json_false());
         json_object_set_new(d, "skipped", ad_app_skips_json(&apps));
     }
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     *ret_data = d;
     return 0;
 }
@@ -78,20 +78,20 @@ int ad_cmd_list_windows(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_e
         return -1;
     int rc = ctx->adapter->ops->list_windows(ctx->adapter, app ? &apps : NULL, deadline, &wins,
                                              err);
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     if (rc < 0)
         return -1;
     /* A timeout is not an empty list; with rows, an app that did not answer costs only its
      * own windows. */
     if (wins.count == 0 && wins.unanswered > 0) {
         ad_windows_unanswered_error(&wins, app, err);
-        ad_window_list_free(&wins);
+        ad_window_list_clear(&wins);
         return -1;
     }
     json_t *rows = json_array();
     for (size_t i = 0; i < wins.count; i++)
         json_array_append_new(rows, ad_window_json(&wins.items[i]));
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     *ret_data = rows;
     return 0;
 }
@@ -119,7 +119,7 @@ int ad_cmd_list_surfaces(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
     int rc = ad_surfaces_of_app(ctx, app ? &apps : NULL, win.pid, deadline, &surfaces, err);
     if (rc == 0)
         *ret_data = json_pack("{s:i, s:o}", "pid", win.pid, "surfaces", surfaces);
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     ad_window_clear(&win);
     return rc;
 }

@@ -76,7 +76,7 @@ static bool prompt_window(ad_ctx *ctx, const ad_app *app, ad_window *ret)
                                          strcmp(w->kind, "alert") == 0)))
                 found = ad_window_copy(ret, w) == 0;
         }
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     ad_error_clear(&ignored);
     return found;
 }
@@ -201,6 +201,6 @@ int ad_cmd_close_app(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_erro
         rc = force ? close_force(ctx, app, ret_data, err)
                    : close_graceful(ctx, app, ret_data, err);
     }
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     return rc;
 }

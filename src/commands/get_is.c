@@ -8,7 +8,7 @@
 #include "core/ctx.h"
 #include "core/present.h"
 #include "core/resolve.h"
-#include "core/visibility.h"
+#include "core/element_is.h"
 
 /* get and is take no --timeout-ms; they share the default deadline of find. */
 #define REF_READ_TIMEOUT_MS 5000
@@ -95,40 +95,6 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
     return 0;
 }
 
-/* Evaluates one `is` property. *applicable is false when it does not apply to this element
- * or could not be read (states, or for visible the bounds or the screen); the result is then
- * false and means unknown. */
-static bool evaluate(const ad_node *n, const ad_tree *tree, const char *prop,
-                     bool *applicable)
-{
-    if (strcmp(prop, "visible") == 0) {
-        const char *why = NULL;
-        ad_visibility v = ad_visibility_of(n, tree, &why);
-        *applicable = v != AD_VISIBILITY_UNKNOWN;
-        return v == AD_VISIBLE;
-    }
-    *applicable = n->states_state == AD_FIELD_KNOWN;
-    if (!*applicable)
-        return false;
-    uint32_t s = n->states;
-    if (strcmp(prop, "enabled") == 0)
-        return !(s & (1u << AD_ST_DISABLED));
-    if (strcmp(prop, "focused") == 0)
-        return s & (1u << AD_ST_FOCUSED);
-    if (strcmp(prop, "checked") == 0) {
-        /* A state the toolkit never reports is unknown, not false. */
-        *applicable = ad_node_checkable(n) && ad_node_checked(n) >= 0;
-        return *applicable && ad_node_checked(n) == 1;
-    }
-    if (strcmp(prop, "expanded") == 0) {
-        *applicable = (n->caps & AD_CAP_EXPANDABLE) || (s & (1u << AD_ST_EXPANDED));
-        return *applicable && (s & (1u << AD_ST_EXPANDED));
-    }
-    /* selected */
-    *applicable = (n->caps & AD_CAP_SELECTABLE) || (s & (1u << AD_ST_SELECTED));
-    return *applicable && (s & (1u << AD_ST_SELECTED));
-}
-
 int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {
     const char *ref = ad_arg_str(args, "ref_id");
@@ -139,7 +105,7 @@ int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
         return -1;
     }
     bool applicable = false;
-    bool result = evaluate(r.node, &r.tree, prop, &applicable);
+    bool result = ad_element_is(r.node, &r.tree, prop, &applicable);
     *ret_data = json_pack("{s:b, s:s, s:s, s:b}", "applicable", applicable, "property", prop,
                           "ref", ref, "result", result);
     ad_resolved_clear(&r);

@@ -61,7 +61,7 @@ int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
 /* mouse-move, mouse-click, mouse-wheel, mouse-down, mouse-up: ctx->command->data is the
  * gesture. */
 typedef enum { AD_MOUSE_MOVE, AD_MOUSE_CLICK, AD_MOUSE_WHEEL, AD_MOUSE_HELD } ad_mouse_gesture;
-extern const ad_mouse_gesture ad_mouse_move, ad_mouse_click, ad_mouse_wheel, ad_mouse_held;
+extern const ad_mouse_gesture ad_gesture_move, ad_gesture_click, ad_gesture_wheel, ad_gesture_held;
 int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);

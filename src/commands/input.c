@@ -195,8 +195,8 @@ static json_t *pointer_report(const char *action, const ad_act_result *res, int 
     return d;
 }
 
-const ad_mouse_gesture ad_mouse_move = AD_MOUSE_MOVE, ad_mouse_click = AD_MOUSE_CLICK,
-                       ad_mouse_wheel = AD_MOUSE_WHEEL, ad_mouse_held = AD_MOUSE_HELD;
+const ad_mouse_gesture ad_gesture_move = AD_MOUSE_MOVE, ad_gesture_click = AD_MOUSE_CLICK,
+                       ad_gesture_wheel = AD_MOUSE_WHEEL, ad_gesture_held = AD_MOUSE_HELD;
 
 int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
 {

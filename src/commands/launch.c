@@ -116,7 +116,7 @@ static bool registered_app(ad_ctx *ctx, int pid, int64_t deadline, ad_app *ret)
         for (size_t i = 0; i < apps.count && !found; i++)
             if (apps.items[i].pid > 0 && started_by(ctx, apps.items[i].pid, pid))
                 found = ad_app_copy(ret, &apps.items[i]) == 0;
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     ad_error_clear(&ignored);
     return found;
 }
@@ -135,7 +135,7 @@ static bool app_window(ad_ctx *ctx, const ad_app *app, int64_t deadline, ad_wind
         found = ad_window_copy(ret, &wins.items[pick >= 0 ? pick : 0]) == 0;
         free(keep);
     }
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     ad_error_clear(&ignored);
     return found;
 }
@@ -404,7 +404,7 @@ int ad_cmd_launch(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     if (await_start(ctx, &s, activate, deadline, err) == 0)
         rc = finish(ctx, &s, &t, activate, false, deadline, ret_data, err);
 out:
-    ad_app_list_free(&running);
+    ad_app_list_clear(&running);
     ad_launch_target_clear(&t);
     state_clear(&s);
     return rc;

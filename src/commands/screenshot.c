@@ -38,7 +38,7 @@ int ad_cmd_list_displays(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
                                              rect_json(&l.items[i].bounds), "id",
                                              l.items[i].id, "is_primary", l.items[i].is_primary,
                                              "scale", l.items[i].scale));
-    ad_display_list_free(&l);
+    ad_display_list_clear(&l);
     *ret_data = arr;
     return 0;
 }
@@ -60,7 +60,7 @@ static int display_rect(ad_ctx *ctx, int64_t index, ad_rect *ret, double *ret_sc
         *ret = l.items[index].bounds;
         *ret_scale = l.items[index].scale;
     }
-    ad_display_list_free(&l);
+    ad_display_list_clear(&l);
     return rc;
 }
 

@@ -292,8 +292,8 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
                     *ret = json_pack("{s:I, s:b, s:o}", "elapsed_ms",
                                      (json_int_t)((ad_now_us() - started) / 1000), "found", 1,
                                      "window", ad_window_json(&wins.items[i]));
-                    ad_window_list_free(&wins);
-                    ad_app_list_free(&apps);
+                    ad_window_list_clear(&wins);
+                    ad_app_list_clear(&apps);
                     json_decref(last);
                     return 0;
                 }
@@ -304,8 +304,8 @@ static int wait_window(ad_ctx *ctx, const json_t *args, int64_t started, int64_t
             return -1;
         }
         ad_error_clear(&e);
-        ad_window_list_free(&wins);
-        ad_app_list_free(&apps);
+        ad_window_list_clear(&wins);
+        ad_app_list_clear(&apps);
         if (ad_now_us() >= deadline)
             break;
         ad_wait_next_poll(ctx, POLL_MS, deadline);

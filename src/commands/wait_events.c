@@ -75,8 +75,8 @@ typedef struct {
 
 static void observation_clear(observation *o)
 {
-    ad_window_list_free(&o->wins);
-    ad_app_list_free(&o->apps);
+    ad_window_list_clear(&o->wins);
+    ad_app_list_clear(&o->apps);
     json_decref(o->surfaces);
     memset(o, 0, sizeof(*o));
 }
@@ -229,7 +229,7 @@ static int resolve_pid(ad_ctx *ctx, const char *kind, const char *app, int64_t d
                  : -1;
     if (rc == 0 && l.count >= 1)
         *ret_pid = l.items[0].pid;
-    ad_app_list_free(&l);
+    ad_app_list_clear(&l);
     if (app && rc < 0 &&
         (e.code == AD_AMBIGUOUS_TARGET || (strict && e.code != AD_APP_NOT_FOUND))) {
         ad_error_move(err, &e);

@@ -8,4 +8,9 @@
  * caller frees it; NULL when out of memory. */
 char *ad_base64_encode(const unsigned char *in, size_t n, const char *prefix);
 
+/* The bytes of padded base64 text `in` (n chars; whitespace is not allowed). Returns them
+ * malloc'd (the caller frees; never NULL on success, even for n == 0) with *ret_len; NULL for
+ * malformed text or out of memory. */
+unsigned char *ad_base64_decode(const char *in, size_t n, size_t *ret_len);
+
 #endif

@@ -24,7 +24,7 @@ static int windows_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us, ad_window_l
     if (kept && ctx->adapter->ops->list_windows(ctx->adapter, &apps, deadline_us, ret, &e) == 0)
         rc = 0;
 done:
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     ad_error_clear(&e);
     return rc;
 }
@@ -72,6 +72,6 @@ int ad_modal_block_check(ad_ctx *ctx, const ad_window *target, int64_t deadline_
             break;
         }
     }
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     return rc;
 }

@@ -155,6 +155,46 @@ int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identi
     return 0;
 }
 
+static ad_node *child_at(const ad_node *n, json_int_t index)
+{
+    for (size_t i = 0; i < n->n_children; i++)
+        if ((json_int_t)n->children[i]->index_in_parent == index)
+            return n->children[i];
+    return NULL;
+}
+
+int ad_resolve_by_path(const json_t *entry, const ad_tree *tree, const char *ref_text,
+                       ad_node **ret_node, ad_error *err)
+{
+    *ret_node = NULL;
+    ad_identity want = saved_identity(entry);
+    const json_t *path = json_object_get(entry, "path");
+    if (!want.role || !json_is_array(path))
+        return ad_error_set(err, AD_INTERNAL, "ref entry without a role or a path");
+    ad_node *n = tree->root;
+    size_t i;
+    json_t *step;
+    json_array_foreach(path, i, step)
+    {
+        if (!n)
+            break;
+        n = child_at(n, json_integer_value(step));
+    }
+    if (n && strcmp(n->role, want.role) == 0 && ad_identity_unproven(n, &want))
+        return unproven(err, ref_text, tree);
+    if (!n || strcmp(n->role, want.role) != 0 || !ad_identity_matches(n, &want)) {
+        if (!n && !tree->complete) /* a cut read proves no absence */
+            return unproven(err, ref_text, tree);
+        ad_error_set(err, AD_STALE_REF, "%s no longer matches the element it was found as",
+                     ref_text);
+        ad_error_suggest(err, "Search again; the window changed since the search");
+        ad_error_detail(err, "kind", json_string("saved_ref_absent"));
+        return -1;
+    }
+    *ret_node = n;
+    return 0;
+}
+
 /* Step 4 off macOS: the process the ref was captured from is gone (or its pid now names
  * another process), so no element of it can answer again. */
 static int process_exited(ad_error *err, const char *ref_text, int pid)

@@ -36,6 +36,14 @@ int ad_resolve_ref(ad_ctx *ctx, const char *token, int64_t deadline_us, ad_resol
                    ad_error *err);
 void ad_resolved_clear(ad_resolved *r);
 
+/* Lands on a ref entry's recorded index path ("path") in `tree` and proves the element there
+ * still carries the entry's recorded identity (role, name, description, native id): the one
+ * selected element, not any element with that identity, so duplicates a find picked with
+ * first/last/nth land too. STALE_REF when the path is gone or leads to another element,
+ * TIMEOUT when the identity there could not be read. *ret_node is borrowed from tree. */
+int ad_resolve_by_path(const json_t *entry, const ad_tree *tree, const char *ref_text,
+                       ad_node **ret_node, ad_error *err);
+
 /* Step 6 on an already-read tree; exposed for unit tests. */
 int ad_resolve_in_tree(const json_t *entry, const ad_tree *tree, const ad_identity_index *idx,
                        const char *ref_text, ad_node **ret_node, ad_error *err);

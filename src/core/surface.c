@@ -197,7 +197,7 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
     }
     absent(err, kind, complete && wins.unanswered == 0);
 done:
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     if (rc < 0)
         ad_surface_clear(ret);
     return rc;
@@ -280,11 +280,11 @@ int ad_surfaces_of_app(ad_ctx *ctx, const ad_app_list *apps, int pid, int64_t de
      * any of them; with every app's, when none of the pid's came back. */
     if (wins.unanswered > 0 && (apps || !of_pid)) {
         ad_windows_unanswered_error(&wins, NULL, err);
-        ad_window_list_free(&wins);
+        ad_window_list_clear(&wins);
         return -1;
     }
     *ret = surfaces_in(ctx, &wins, pid, deadline_us);
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     return 0;
 }
 

@@ -77,7 +77,7 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
             ad_app_copy(&ret->items[ret->count++], &all.items[i]);
     int rc = 0;
     if (ret->count == 0) {
-        ad_app_list_free(ret);
+        ad_app_list_clear(ret);
         if (!all.complete) {
             rc = lookup_incomplete(&all, app, err);
         } else {
@@ -87,7 +87,7 @@ int ad_apps_matching(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_app_l
             rc = -1;
         }
     }
-    ad_app_list_free(&all);
+    ad_app_list_clear(&all);
     return rc;
 }
 
@@ -201,8 +201,8 @@ int ad_app_one_instance(ad_ctx *ctx, const char *app, int64_t deadline_us, ad_ap
     snprintf(what, sizeof(what), "%zu running instances", instances);
     ambiguous(ctx, &wins, NULL, app, what, err);
     ad_error_detail(err, "instance_count", json_integer((json_int_t)instances));
-    ad_window_list_free(&wins);
-    ad_app_list_free(ret);
+    ad_window_list_clear(&wins);
+    ad_app_list_clear(ret);
     return -1;
 }
 
@@ -214,7 +214,7 @@ int ad_app_instance_windows(ad_ctx *ctx, const char *app, int64_t deadline_us,
     if (ad_app_one_instance(ctx, app, deadline_us, &apps, err) < 0)
         return -1;
     int rc = ctx->adapter->ops->list_windows(ctx->adapter, &apps, deadline_us, ret, err);
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     return rc;
 }
 
@@ -247,7 +247,7 @@ int ad_window_by_id(ad_ctx *ctx, const char *app, const char *window_id, int64_t
         return -1;
     }
     bool ours = window_of_apps(ret, &apps), complete = apps.complete;
-    ad_app_list_free(&apps);
+    ad_app_list_clear(&apps);
     if (ours)
         return 0;
     char *owner = ret->app_name ? strdup(ret->app_name) : NULL;
@@ -375,7 +375,7 @@ int ad_window_select_titled(ad_ctx *ctx, const char *app, const char *window_id,
     }
     free(keep);
 done:
-    ad_window_list_free(&wins);
+    ad_window_list_clear(&wins);
     return rc;
 }
 

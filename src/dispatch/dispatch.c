@@ -342,6 +342,8 @@ done:;
         ad_trace_event(ctx, "command.end", end);
         ad_trace_writer_close(trace);
     }
+    if (rc < 0 && opts && opts->error_out)
+        ad_error_move(opts->error_out, &err);
     ad_error_clear(&err);
     ad_visual_debug_clear(&debug);
     ad_preflight_clear(&p);

@@ -27,6 +27,10 @@ typedef struct {
     int64_t ceiling_us;
     /* Borrowed: the wait --event baseline batch read before the preceding entry. */
     struct ad_event_baseline *event_baseline;
+    /* NULL: unused. Else, when the command fails, the error record the envelope was built
+     * from is moved here (the caller clears it): the C library maps its last error from the
+     * record, never from the envelope's JSON. */
+    ad_error *error_out;
 } ad_dispatch_opts;
 
 /* ad_dispatch with opts (NULL: none). */

@@ -308,7 +308,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     if (!pipe || !ctxs) {
         ad_pipe_free(pipe);
         free(ctxs);
-        ad_app_list_free(&all);
+        ad_app_list_clear(&all);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
     ad_pipe_set_answer_budget(pipe, AD_ATSPI_APP_ANSWER_BUDGET_US);
@@ -364,7 +364,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     }
     ad_x11_clients_free(&clients);
     free(ctxs);
-    ad_app_list_free(&all);
+    ad_app_list_clear(&all);
     return 0;
 }
 
@@ -426,8 +426,8 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
     ad_error_suggest(err, "The window may have closed. Run list-windows and use an id it "
                           "reports");
 done:
-    ad_window_list_free(&wins);
-    ad_app_list_free(&apps);
+    ad_window_list_clear(&wins);
+    ad_app_list_clear(&apps);
     free(wbus);
     free(wpath);
     return rc;

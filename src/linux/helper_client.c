@@ -2,9 +2,11 @@
  * (helper_client.h). */
 #include "linux/helper_client.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,29 +17,44 @@
 
 #include "helper/helper_proto.h"
 
-/* The helper's path beside /proc/self/exe into buf; -1 with PLATFORM_NOT_SUPPORTED when it
- * is not there. */
+/* `name` in the directory of `file` into buf: 0 when it is an executable there. */
+static int beside(const char *file, const char *name, char *buf, size_t size)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        return -1;
+    int w = snprintf(buf, size, "%.*s/%s", (int)(slash - file), file, name);
+    return (w < 0 || (size_t)w >= size || access(buf, X_OK) != 0) ? -1 : 0;
+}
+
+/* The helper's path into buf; -1 with PLATFORM_NOT_SUPPORTED when it is not there. It is
+ * installed beside the program (the CLI, via /proc/self/exe) and beside the shared library
+ * (a C library host such as python3 lives elsewhere: dladdr names the object this code is
+ * in, the library itself, when it was loaded by path). */
 static int helper_path(char *buf, size_t size, ad_error *err)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0)
-        return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                            "Cannot find this program's directory to start %s", AD_HELPER_NAME);
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
-    int w = snprintf(buf, size, "%s/%s", exe, AD_HELPER_NAME);
-    if (w < 0 || (size_t)w >= size || access(buf, X_OK) != 0) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
-                     "The clipboard needs %s beside agent-desktop, and it is not installed",
-                     AD_HELPER_NAME);
-        ad_error_suggest(err, "Install %s in %s (it is built with agent-desktop)",
-                         AD_HELPER_NAME, exe);
-        ad_error_detail_text(err, "helper", buf);
-        return -1;
+    if (n > 0) {
+        exe[n] = '\0';
+        if (beside(exe, AD_HELPER_NAME, buf, size) == 0)
+            return 0;
+    } else {
+        strcpy(exe, "?/agent-desktop");
     }
-    return 0;
+    Dl_info self;
+    if (dladdr((void *)helper_path, &self) && self.dli_fname && self.dli_fname[0] == '/' &&
+        beside(self.dli_fname, AD_HELPER_NAME, buf, size) == 0)
+        return 0;
+    *strrchr(exe, '/') = '\0';
+    ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
+                 "The clipboard needs %s beside agent-desktop, and it is not installed",
+                 AD_HELPER_NAME);
+    ad_error_suggest(err, "Install %s in %s (it is built with agent-desktop)",
+                     AD_HELPER_NAME, exe);
+    snprintf(buf, size, "%s/%s", exe, AD_HELPER_NAME);
+    ad_error_detail_text(err, "helper", buf);
+    return -1;
 }
 
 /* A connected socket whose peer is this user, or -1. */

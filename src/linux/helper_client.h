@@ -1,9 +1,9 @@
 /* helper_client.h: one request to the per-user helper (helper/helper_proto.h has the why,
  * the socket and the protocol), starting it when none runs.
  *
- * The helper is the executable agent-desktop-linux-clipboard-owner in the directory of
- * /proc/self/exe (the program that runs this code: agent-desktop itself; a C-library host must install it beside
- * its own executable). When none answers on the socket, it is started detached (double
+ * The helper is the executable agent-desktop-linux-clipboard-owner beside the shared library
+ * that holds this code (libagent_desktop_ffi.so, as the C library ships it), else beside
+ * /proc/self/exe (the agent-desktop binary). When none answers on the socket, it is started detached (double
  * fork, setsid, stdio on /dev/null, in /) and the socket is retried until it answers or the
  * deadline. The helper's uid is checked (SO_PEERCRED) before anything is sent.
  */

@@ -65,8 +65,8 @@ static int window_of_x(sd_bus *bus, const ad_window *target, uint32_t active,
 done:
     ad_error_clear(&ignored);
     ad_x11_clients_free(&clients);
-    ad_window_list_free(&wins);
-    ad_app_list_free(&apps);
+    ad_window_list_clear(&wins);
+    ad_app_list_clear(&apps);
     free(wbus);
     free(wpath);
     return rc;

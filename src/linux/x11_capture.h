@@ -17,7 +17,7 @@
 #include "platform/adapter.h"
 
 /* The RandR 1.5 monitors, primary first; without RandR monitors, one display "screen" of the
- * root window's size. Fills *ret (the caller frees it with ad_display_list_free). */
+ * root window's size. Fills *ret (the caller frees it with ad_display_list_clear). */
 int ad_x11_displays(ad_display_list *ret, ad_error *err);
 
 /* Captures `w` (a window of list_windows: its pid, title and bounds find its X client) or,

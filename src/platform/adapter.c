@@ -19,7 +19,7 @@ void ad_app_clear(ad_app *app)
     memset(app, 0, sizeof(*app));
 }
 
-void ad_app_list_free(ad_app_list *l)
+void ad_app_list_clear(ad_app_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         ad_app_clear(&l->items[i]);
@@ -41,7 +41,7 @@ void ad_window_clear(ad_window *w)
     memset(w, 0, sizeof(*w));
 }
 
-void ad_window_list_free(ad_window_list *l)
+void ad_window_list_clear(ad_window_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         ad_window_clear(&l->items[i]);
@@ -120,7 +120,7 @@ void ad_clip_content_clear(ad_clip_content *c)
     memset(c, 0, sizeof(*c));
 }
 
-void ad_display_list_free(ad_display_list *l)
+void ad_display_list_clear(ad_display_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         free(l->items[i].id);

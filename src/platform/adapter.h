@@ -372,14 +372,14 @@ struct ad_adapter {
 };
 
 void ad_app_clear(ad_app *app);
-void ad_app_list_free(ad_app_list *l);
+void ad_app_list_clear(ad_app_list *l);
 void ad_window_clear(ad_window *w);
-void ad_window_list_free(ad_window_list *l);
+void ad_window_list_clear(ad_window_list *l);
 void ad_health_clear(ad_health *h);
 void ad_launch_target_clear(ad_launch_target *t);
 void ad_tree_clear(ad_tree *t);
 void ad_clip_content_clear(ad_clip_content *c);
-void ad_display_list_free(ad_display_list *l);
+void ad_display_list_clear(ad_display_list *l);
 void ad_image_clear(ad_image *img);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);

@@ -497,7 +497,7 @@ static void test_unknown_app(void **state)
 #ifdef __SANITIZE_ADDRESS__
     /* BUG (leak): ad_apps_matching callocs ret->items and returns -1 on APP_NOT_FOUND (and on
      * TIMEOUT inventory_incomplete) without freeing it; ad_window_select and
-     * ad_cmd_list_windows then return without ad_app_list_free. LeakSanitizer reports the
+     * ad_cmd_list_windows then return without ad_app_list_clear. LeakSanitizer reports the
      * allocation from window_select.c ad_apps_matching. Runs in the plain build. */
 #endif
     fx *f = *state;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/base64.h"
 #include "dispatch/command_table.h"
 #include "fake_adapter.h"
 #include "test_util.h"
@@ -55,23 +56,26 @@ static void png_decode(const unsigned char *data, size_t len, int *w, int *h,
     *h = (int)img.height;
 }
 
-static const unsigned char *b64_decode(const char *s, size_t *len)
+/* The core decoder, checked against its encoder on every length modulo 3 and on malformed
+ * text. */
+static void test_base64_round_trip(void **state)
 {
-    static unsigned char out[1 << 20];
-    size_t n = 0;
-    unsigned v = 0;
-    int bits = 0;
-    for (; *s && *s != '='; s++) {
-        const char *tab = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        v = v << 6 | (unsigned)(strchr(tab, *s) - tab);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (unsigned char)(v >> bits);
-        }
+    (void)state;
+    const unsigned char in[] = {0x00, 0xff, 0x10, 0x80, 0x7f};
+    for (size_t n = 0; n <= sizeof(in); n++) {
+        char *text = ad_base64_encode(in, n, NULL);
+        size_t len = 99;
+        unsigned char *out = ad_base64_decode(text, strlen(text), &len);
+        assert_non_null(out);
+        assert_int_equal(len, n);
+        assert_memory_equal(out, in, n);
+        free(out);
+        free(text);
     }
-    *len = n;
-    return out;
+    size_t len = 99;
+    assert_null(ad_base64_decode("abc", 3, &len));  /* not a multiple of 4 */
+    assert_null(ad_base64_decode("ab!d", 4, &len)); /* not an alphabet character */
+    assert_int_equal(len, 0);
 }
 
 static void test_list_displays(void **state)
@@ -101,7 +105,8 @@ static void test_screenshot_base64_is_the_window(void **state)
     assert_true(json_real_value(tu_at(env, "data.scale_factor")) == 1.0);
     assert_null(tu_at(env, "data.path"));
     size_t len;
-    const unsigned char *png = b64_decode(tu_str(env, "data.data"), &len);
+    const char *b64 = tu_str(env, "data.data");
+    unsigned char *png = ad_base64_decode(b64, strlen(b64), &len);
     int w, h;
     unsigned char *rgb;
     png_decode(png, len, &w, &h, &rgb);
@@ -113,6 +118,7 @@ static void test_screenshot_base64_is_the_window(void **state)
     assert_int_equal(rgb[(20 * 400 + 10) * 3], 110);
     assert_int_equal(rgb[(20 * 400 + 10) * 3 + 1], 70);
     free(rgb);
+    free(png);
     json_decref(env);
 }
 
@@ -368,6 +374,7 @@ static void test_session_screenshots_keep_the_entry_budget(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base64_round_trip),
         cmocka_unit_test_setup_teardown(test_list_displays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_screenshot_base64_is_the_window, setup, teardown),
         cmocka_unit_test_setup_teardown(test_screenshot_file_is_private_and_atomic, setup,

@@ -89,6 +89,50 @@ static const char *recovery_strategy(const ad_error *err, json_t **hold)
     return tu_str(*hold, "recovery.strategy");
 }
 
+/* ---- landing on a recorded path (the C library's native handles) ------------------------ */
+
+/* Lands entry (stolen) with path `path` on root (owned by the result). */
+static in_tree land(ad_node *root, bool complete, json_t *e, json_t *path)
+{
+    in_tree r = {.tree = {.root = root, .complete = complete,
+                          .cut_reason = complete ? NULL : "deadline"}};
+    json_object_set_new(e, "path", path);
+    r.rc = ad_resolve_by_path(e, &r.tree, "@s1abc:e1", &r.node, &r.err);
+    json_decref(e);
+    return r;
+}
+
+static void test_by_path_lands_on_one_of_twins(void **state)
+{
+    (void)state;
+    /* Two toolbars hold the same Bold button: identity alone is ambiguous, the path is not. */
+    ad_node *root = fk("window|n=W", fk("toolbar", fk("button|n=Bold|a=Click", NULL), NULL),
+                       fk("toolbar", fk("button|n=Bold|a=Click", NULL), NULL), NULL);
+    ad_node *second = root->children[1]->children[0];
+    in_tree r = land(root, true, entry("button", "Bold"), json_pack("[i, i]", 1, 0));
+    assert_int_equal(r.rc, 0);
+    assert_ptr_equal(r.node, second);
+    in_tree_clear(&r);
+}
+
+static void test_by_path_refuses_another_element(void **state)
+{
+    (void)state;
+    /* The path now leads to Italic: STALE_REF, never the element that took its place. */
+    in_tree r = land(calc_tree(), true, entry("button", "Bold"), json_pack("[i, i]", 0, 1));
+    assert_int_equal(r.rc, -1);
+    assert_null(r.node);
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+    r = land(calc_tree(), true, entry("button", "Bold"), json_pack("[i, i]", 0, 7));
+    expect_error(&r.err, AD_STALE_REF, "saved_ref_absent");
+    in_tree_clear(&r);
+    /* A path cut off by an incomplete read proves no absence. */
+    r = land(calc_tree(), false, entry("button", "Bold"), json_pack("[i, i]", 0, 7));
+    expect_error(&r.err, AD_TIMEOUT, "resolution_identity_unknown");
+    in_tree_clear(&r);
+}
+
 static void test_resolves_the_one_live_match(void **state)
 {
     (void)state;
@@ -534,6 +578,8 @@ int main(void)
 #define L(fn) cmocka_unit_test_setup_teardown(fn, live_setup, live_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resolves_the_one_live_match),
+        cmocka_unit_test(test_by_path_lands_on_one_of_twins),
+        cmocka_unit_test(test_by_path_refuses_another_element),
         cmocka_unit_test(test_values_and_bounds_are_not_identity),
         cmocka_unit_test(test_a_description_that_shows_the_value_is_state),
         cmocka_unit_test(test_description_rules_by_role_and_unknown_value),

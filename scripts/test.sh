@@ -7,6 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh --asan || exit 1
+# The ThreadSanitizer build of the C library's thread hammer: tests/e2e/test_ffi_core.py runs
+# build-tsan/tests/unit/ffi-hammer beside the variant's own (a few seconds).
+bash scripts/build.sh --tsan || exit 1
 
 passed=0
 failed=0

@@ -2,6 +2,7 @@
 #include "core/ctx.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -54,15 +55,29 @@ int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us)
     return d < end ? d : end;
 }
 
-void ad_log(const ad_ctx *ctx, const char *fmt, ...)
+/* The one process-wide log sink (the C library's ad_set_log_callback); NULL: none. An atomic
+ * pointer, so a line logged on one thread while another replaces the sink calls the old or
+ * the new one, never a torn value. */
+static _Atomic(ad_log_sink) log_sink;
+
+void ad_log_set_sink(ad_log_sink sink)
 {
-    if (!ctx || !ctx->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("agent-desktop: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    atomic_store(&log_sink, sink);
 }
 
+void ad_log(const ad_ctx *ctx, const char *fmt, ...)
+{
+    ad_log_sink sink = atomic_load(&log_sink);
+    bool to_stderr = ctx && ctx->verbose;
+    if ((!sink && !to_stderr) || !fmt)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap); /* a longer line is cut, never overrun */
+    va_end(ap);
+    if (to_stderr)
+        fprintf(stderr, "agent-desktop: %s\n", line);
+    if (sink)
+        sink(AD_LOG_LEVEL_DEBUG, line);
+}

@@ -4,6 +4,7 @@
 #define AD_CTX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "core/deadline.h"
@@ -65,7 +66,20 @@ void ad_wait_next_poll(ad_ctx *ctx, int poll_ms, int64_t deadline_us);
  * its own answer budget (1 s, AD_ATSPI_APP_ANSWER_BUDGET_US), not the read's. */
 int64_t ad_wait_read_deadline(int64_t started_us, int64_t wait_deadline_us);
 
-/* Logs to stderr only with --verbose. */
+/* Logs one line: to stderr with --verbose, and to the log sink when one is set. */
 void ad_log(const ad_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Log levels a sink receives, as the C library's callback documents them (1 error to 5
+ * trace); ad_log's lines are diagnostics, DEBUG. */
+#define AD_LOG_LEVEL_ERROR 1
+#define AD_LOG_LEVEL_WARN 2
+#define AD_LOG_LEVEL_INFO 3
+#define AD_LOG_LEVEL_DEBUG 4
+#define AD_LOG_LEVEL_TRACE 5
+
+/* The one process-wide log sink (NULL clears it): it may be called on any thread that logs,
+ * concurrently, with a line it borrows for the call. Set by the C library only. */
+typedef void (*ad_log_sink)(int32_t level, const char *line);
+void ad_log_set_sink(ad_log_sink sink);
 
 #endif

@@ -57,8 +57,12 @@ int ad_state_root_resolve(char **ret_path, ad_error *err)
         raw = strdup(env);
     } else {
         const char *home = getenv("HOME");
+        /* getpwuid_r, not getpwuid: the library may resolve the root on several threads at
+         * once, and getpwuid's result is one static buffer. */
+        struct passwd pwbuf, *pw = NULL;
+        char pwstore[4096];
         if (!home || !*home) {
-            struct passwd *pw = getpwuid(getuid());
+            getpwuid_r(getuid(), &pwbuf, pwstore, sizeof(pwstore), &pw);
             home = pw ? pw->pw_dir : "/";
         }
         /* A relative HOME would make every state path depend on the working directory. */

@@ -1,6 +1,7 @@
 /* ffi_error.c: the calling thread's last error (spec/ffi/ownership-and-threading.md, Errors).
  * Filled from the core error record a failure produced, never from an envelope's JSON. Only a
  * failure replaces it, so its strings stay valid across later successful calls. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,14 +15,38 @@ typedef struct {
 
 static _Thread_local last_error tl_error;
 
+/* A thread's slot is freed when the thread exits: a pthread key whose value is the slot, set
+ * on the thread's first failure, runs slot_free (a _Thread_local has no destructor; key
+ * destructors run before the thread's TLS is released). The key is created once and never
+ * changes afterwards; it is not mutable state. */
+static pthread_key_t slot_key;
+static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
+static _Thread_local bool tl_registered;
+
+static void slot_free(void *slot)
+{
+    last_error *e = slot;
+    free(e->message);
+    free(e->suggestion);
+    free(e->platform_detail);
+    free(e->details);
+    *e = (last_error){0};
+}
+
+static void slot_key_create(void)
+{
+    (void)pthread_key_create(&slot_key, slot_free);
+}
+
 /* Frees what the slot holds and stores a new record; strings are taken over. */
 static void slot_replace(AdResult code, char *message, char *suggestion, char *platform_detail,
                          char *details, AdDeliverySemantics semantics)
 {
-    free(tl_error.message);
-    free(tl_error.suggestion);
-    free(tl_error.platform_detail);
-    free(tl_error.details);
+    if (!tl_registered) {
+        pthread_once(&slot_key_once, slot_key_create);
+        tl_registered = pthread_setspecific(slot_key, &tl_error) == 0;
+    }
+    slot_free(&tl_error);
     tl_error = (last_error){code, message, suggestion, platform_detail, details, semantics};
 }
 

@@ -1,9 +1,12 @@
 /* ffi_private.h: what the files of the C library share (include/agent_desktop.h is the ABI).
  *
- *   ffi_adapter.c  struct AdAdapter: lifecycle, the live platform adapter, call begin/end
+ *   ffi_adapter.c  struct AdAdapter: its pool of live platform adapters, call begin/end,
+ *                  revocation by destroy (a kept tombstone)
  *   ffi_error.c    the thread-local last error, set from core error records
  *   ffi_check.c    argument checks of the ABI: strings, enums, versioned structs
  *   ffi_json.c     the command-backed JSON entrypoints and ffi_run (one command, in process)
+ *   ffi_exec.c     ad_execute_by_ref*, ad_wait (ABI structs to the command's arguments) and
+ *                  ad_set_log_callback
  *   ffi_handle.c   native handles: the per-thread registry, landing on a handle's element
  *   ffi_find.c     ad_find_exact, ad_get, ad_is_exact: AdFindQuery through the find command
  *   ffi_tree.c     ad_get_tree_exact, ad_free_tree: the snapshot walk as a flat node array
@@ -14,8 +17,6 @@
  *   ffi_surfaces.c the overlays a process presents
  *   ffi_input.c    clipboard and physical mouse input
  *   ffi_notify.c   notifications (through the CLI's commands; not built on Linux yet)
- *   ffi_stubs.c    declarations of api.md this build does not implement yet: each fails
- *                  closed with PLATFORM_NOT_SUPPORTED and frees nothing
  *
  * Every exported function follows one pattern: zero its out-parameters, check its arguments
  * (ffi_check_*), begin the call on the adapter (ffi_call_begin), do the work through the
@@ -57,8 +58,11 @@ AdResult ffi_check_ptr(const void *p, const char *what);
 /* ---- the adapter (ffi_adapter.c) ---- */
 
 /* Begins a call on `adapter`: INVALID_ARGS (recorded) for NULL or a destroyed adapter. On
- * AD_RESULT_OK, *platform is the adapter's live platform adapter, usable by this thread
- * until ffi_call_end; destroy waits for the calls in flight. */
+ * AD_RESULT_OK, *platform is one of the adapter's platform adapters, lent to this thread
+ * alone until ffi_call_end (so concurrent calls never share a connection); destroy waits
+ * for the calls in flight. Every AD_RESULT_OK is paired with one ffi_call_end on the same
+ * thread, innermost first; a call begun inside another on the same adapter and thread
+ * reuses the platform adapter the outer one holds. */
 AdResult ffi_call_begin(const struct AdAdapter *adapter, ad_adapter **platform);
 void ffi_call_end(const struct AdAdapter *adapter);
 /* The adapter's session id, or NULL (borrowed, valid for the adapter's life). */

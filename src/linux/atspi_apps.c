@@ -97,7 +97,7 @@ static void on_app_pid(sd_bus_message *m, const sd_bus_error *e, void *ud)
 }
 
 /* Fills the process identity and the desktop entry once name and pid are known. */
-static void finish_app(ad_app *a, long child_count, bool desktop_entries)
+static void finish_app(ad_app *a, long child_count, ad_desktop_entries *desktop_entries)
 {
     a->process_instance = ad_proc_instance(a->pid);
     char *exe = ad_proc_exe_name(a->pid);
@@ -107,7 +107,7 @@ static void finish_app(ad_app *a, long child_count, bool desktop_entries)
         a->name = ad_utf8_sanitize(exe ? exe : a->handle);
     }
     if (desktop_entries)
-        ad_desktop_entry_find(exe, a->name, &a->bundle_id, &a->desktop_name);
+        ad_desktop_entry_find(desktop_entries, exe, a->name, &a->bundle_id, &a->desktop_name);
     char *clean = a->bundle_id ? ad_utf8_sanitize(a->bundle_id) : NULL; /* a file name too */
     if (clean) {
         free(a->bundle_id);
@@ -170,10 +170,10 @@ static int registry_children(sd_bus *bus, int64_t deadline_us, char ***ret, size
 }
 
 /* Probes the given bus names in parallel (takes ownership of names and of the array).
- * Desktop entries are looked up only when asked: list-apps and --app need them, the window
- * lookup behind every ref does not. */
+ * Desktop entries (the adapter's table) are looked up only when given: list-apps and --app
+ * need them, the window lookup behind every ref does not. */
 static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
-                      bool desktop_entries, ad_app_list *ret, ad_error *err)
+                      ad_desktop_entries *desktop_entries, ad_app_list *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
     ret->items = calloc(n ? n : 1, sizeof(ad_app));
@@ -225,14 +225,15 @@ static int probe_apps(sd_bus *bus, char **names, size_t n, int64_t deadline_us,
     return 0;
 }
 
-int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+int ad_atspi_list_apps(sd_bus *bus, ad_desktop_entries *desktop_entries, int64_t deadline_us,
+                       ad_app_list *ret, ad_error *err)
 {
     char **names = NULL;
     size_t n = 0;
     memset(ret, 0, sizeof(*ret));
     if (registry_children(bus, deadline_us, &names, &n, err) < 0)
         return -1;
-    return probe_apps(bus, names, n, deadline_us, true, ret, err);
+    return probe_apps(bus, names, n, deadline_us, desktop_entries, ret, err);
 }
 
 int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
@@ -243,7 +244,7 @@ int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
         free(names);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
-    return probe_apps(bus, names, 1, deadline_us, false, ret, err);
+    return probe_apps(bus, names, 1, deadline_us, NULL, ret, err);
 }
 
 static void on_app_string(sd_bus_message *m, const sd_bus_error *e, void *ud)

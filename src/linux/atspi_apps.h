@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "linux/dbus_pipe.h"
+#include "linux/desktop_entry.h"
 #include "platform/adapter.h"
 
 /* How long one app may stay silent before it costs only its own entry (skipped as
@@ -16,12 +17,14 @@
 #define AD_ATSPI_APP_ANSWER_BUDGET_US (1000 * 1000)
 
 /* Every app on the registry, asked in parallel, each within its own answer budget. An app
- * that does not answer is in ret->skipped (complete false), never a row. */
-int ad_atspi_list_apps(sd_bus *bus, int64_t deadline_us, ad_app_list *ret, ad_error *err);
+ * that does not answer is in ret->skipped (complete false), never a row. Bundle ids and
+ * desktop names come from desktop_entries (borrowed: the adapter's table; NULL: none). */
+int ad_atspi_list_apps(sd_bus *bus, ad_desktop_entries *desktop_entries, int64_t deadline_us,
+                       ad_app_list *ret, ad_error *err);
 /* One app by bus name (no desktop entry lookup); an app that does not answer is skipped. */
 int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
                        ad_app_list *ret, ad_error *err);
-/* Windows of the given apps (every app when apps is NULL). */
+/* Windows of the given apps (every app, without desktop entries, when apps is NULL). */
 int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
                           ad_window_list *ret, ad_error *err);
 int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_us,

@@ -295,7 +295,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     ad_app_list all = {0};
     memset(ret, 0, sizeof(*ret));
     if (!apps) {
-        if (ad_atspi_list_apps(bus, deadline_us, &all, err) < 0)
+        if (ad_atspi_list_apps(bus, NULL, deadline_us, &all, err) < 0)
             return -1;
         apps = &all;
     }

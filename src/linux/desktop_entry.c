@@ -47,31 +47,40 @@ typedef struct {
     ad_desktop_exec run;  /* what the entry starts */
 } entry;
 
-/* Every desktop entry, read once per process: a command may match several apps. */
-static entry *entries;
-static size_t n_entries;
-static bool loaded;
+/* Every desktop entry, read once per owner (the platform adapter) on first use: a command
+ * may match several apps. Not process-global: two adapters on two threads each have their
+ * own, and one's destroy cannot free what the other reads. */
+struct ad_desktop_entries {
+    entry *entries;
+    size_t n_entries;
+    bool loaded;
+};
 
-static bool known_id(const char *id, size_t len)
+ad_desktop_entries *ad_desktop_entries_new(void)
 {
-    for (size_t i = 0; i < n_entries; i++)
-        if (strlen(entries[i].id) == len && strncmp(entries[i].id, id, len) == 0)
+    return calloc(1, sizeof(ad_desktop_entries));
+}
+
+static bool known_id(const ad_desktop_entries *t, const char *id, size_t len)
+{
+    for (size_t i = 0; i < t->n_entries; i++)
+        if (strlen(t->entries[i].id) == len && strncmp(t->entries[i].id, id, len) == 0)
             return true;
     return false;
 }
 
 /* The entries of one applications directory; an id seen in an earlier directory wins (the
  * XDG order: the user's data home before the system's data dirs). */
-static void load_dir(const char *dir_path, size_t *cap)
+static void load_dir(ad_desktop_entries *t, const char *dir_path, size_t *cap)
 {
     DIR *dir = opendir(dir_path);
     if (!dir)
         return;
     struct dirent *e;
-    while ((e = readdir(dir)) && n_entries < MAX_ENTRY_FILES) {
+    while ((e = readdir(dir)) && t->n_entries < MAX_ENTRY_FILES) {
         size_t len = strlen(e->d_name);
         if (len < 9 || strcmp(e->d_name + len - 8, ".desktop") != 0 ||
-            known_id(e->d_name, len - 8))
+            known_id(t, e->d_name, len - 8))
             continue;
         char path[PATH_MAX];
         if (snprintf(path, sizeof(path), "%s/%s", dir_path, e->d_name) >= (int)sizeof(path))
@@ -82,31 +91,31 @@ static void load_dir(const char *dir_path, size_t *cap)
         const char *slash = run.program ? strrchr(run.program, '/') : NULL;
         char *exec = run.program ? strdup(slash ? slash + 1 : run.program) : NULL;
         char *id = strndup(e->d_name, len - 8);
-        if (n_entries == *cap) {
+        if (t->n_entries == *cap) {
             size_t grown_cap = *cap ? *cap * 2 : 128;
-            entry *l = realloc(entries, grown_cap * sizeof(*l));
+            entry *l = realloc(t->entries, grown_cap * sizeof(*l));
             if (l) {
-                entries = l;
+                t->entries = l;
                 *cap = grown_cap;
             }
         }
-        if (!exec || !id || n_entries == *cap) {
+        if (!exec || !id || t->n_entries == *cap) {
             free(name);
             free(exec);
             free(id);
             ad_desktop_exec_clear(&run);
             continue;
         }
-        entries[n_entries++] = (entry){id, name, exec, run};
+        t->entries[t->n_entries++] = (entry){id, name, exec, run};
     }
     closedir(dir);
 }
 
 /* $XDG_DATA_HOME/applications (default ~/.local/share), then each of $XDG_DATA_DIRS
  * (default /usr/local/share:/usr/share), as the XDG Base Directory Specification orders them. */
-static void load_entries(void)
+static void load_entries(ad_desktop_entries *t)
 {
-    loaded = true;
+    t->loaded = true;
     size_t cap = 0;
     char dir[PATH_MAX];
     const char *home = getenv("XDG_DATA_HOME"), *user = getenv("HOME");
@@ -117,7 +126,7 @@ static void load_entries(void)
     else
         dir[0] = '\0';
     if (dir[0])
-        load_dir(dir, &cap);
+        load_dir(t, dir, &cap);
     const char *dirs = getenv("XDG_DATA_DIRS");
     if (!dirs || !*dirs)
         dirs = "/usr/local/share:/usr/share";
@@ -126,20 +135,22 @@ static void load_entries(void)
         /* Relative entries are invalid in the spec and ignored. */
         if (p[0] == '/' && snprintf(dir, sizeof(dir), "%.*s/applications", (int)len, p) <
                                (int)sizeof(dir))
-            load_dir(dir, &cap);
+            load_dir(t, dir, &cap);
         p += len;
         if (*p == ':')
             p++;
     }
 }
 
-int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
-                          char **ret_name)
+int ad_desktop_entry_find(ad_desktop_entries *t, const char *exe, const char *app_name,
+                          char **ret_id, char **ret_name)
 {
-    if (!loaded)
-        load_entries();
-    for (size_t i = 0; i < n_entries; i++) {
-        const entry *e = &entries[i];
+    if (!t)
+        return -1;
+    if (!t->loaded)
+        load_entries(t);
+    for (size_t i = 0; i < t->n_entries; i++) {
+        const entry *e = &t->entries[i];
         if ((exe && strcmp(e->exec, exe) == 0) || (app_name && strcmp(e->exec, app_name) == 0)) {
             *ret_id = e->id ? strdup(e->id) : NULL;
             *ret_name = e->name ? strdup(e->name) : NULL;
@@ -149,17 +160,20 @@ int ad_desktop_entry_find(const char *exe, const char *app_name, char **ret_id,
     return -1;
 }
 
-int ad_desktop_entry_lookup(const char *app, char **ret_id, ad_desktop_exec *ret_exec)
+int ad_desktop_entry_lookup(ad_desktop_entries *t, const char *app, char **ret_id,
+                            ad_desktop_exec *ret_exec)
 {
-    if (!loaded)
-        load_entries();
+    if (!t)
+        return -1;
+    if (!t->loaded)
+        load_entries(t);
     const entry *found = NULL;
-    for (size_t i = 0; i < n_entries && !found; i++)
-        if (entries[i].id && strcmp(entries[i].id, app) == 0)
-            found = &entries[i];
-    for (size_t i = 0; i < n_entries && !found; i++)
-        if (entries[i].name && strcasecmp(entries[i].name, app) == 0)
-            found = &entries[i];
+    for (size_t i = 0; i < t->n_entries && !found; i++)
+        if (t->entries[i].id && strcmp(t->entries[i].id, app) == 0)
+            found = &t->entries[i];
+    for (size_t i = 0; i < t->n_entries && !found; i++)
+        if (t->entries[i].name && strcasecmp(t->entries[i].name, app) == 0)
+            found = &t->entries[i];
     if (!found)
         return -1;
     if (ad_desktop_exec_copy(ret_exec, &found->run) < 0)
@@ -168,16 +182,16 @@ int ad_desktop_entry_lookup(const char *app, char **ret_id, ad_desktop_exec *ret
     return 0;
 }
 
-void ad_desktop_entries_free(void)
+void ad_desktop_entries_free(ad_desktop_entries *t)
 {
-    for (size_t i = 0; i < n_entries; i++) {
-        free(entries[i].id);
-        free(entries[i].name);
-        free(entries[i].exec);
-        ad_desktop_exec_clear(&entries[i].run);
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_entries; i++) {
+        free(t->entries[i].id);
+        free(t->entries[i].name);
+        free(t->entries[i].exec);
+        ad_desktop_exec_clear(&t->entries[i].run);
     }
-    free(entries);
-    entries = NULL;
-    n_entries = 0;
-    loaded = false;
+    free(t->entries);
+    free(t);
 }

@@ -63,7 +63,8 @@ static int fill_target(ad_launch_target *ret, char *program, const char *desktop
     return 0;
 }
 
-int ad_launch_resolve(const char *app, ad_launch_target *ret, ad_error *err)
+int ad_launch_resolve(const char *app, ad_desktop_entries *desktop_entries,
+                      ad_launch_target *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
     if (app[0] == '/') {
@@ -77,7 +78,7 @@ int ad_launch_resolve(const char *app, ad_launch_target *ret, ad_error *err)
     }
     char *id = NULL;
     ad_desktop_exec exec = {0};
-    if (ad_desktop_entry_lookup(app, &id, &exec) == 0) {
+    if (ad_desktop_entry_lookup(desktop_entries, app, &id, &exec) == 0) {
         /* The real executable, after any `env NAME=VALUE` of Exec= (desktop_exec.h). */
         char *program = find_program(exec.program);
         if (program) {

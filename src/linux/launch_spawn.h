@@ -4,14 +4,16 @@
 
 #include <stdbool.h>
 
+#include "linux/desktop_entry.h"
 #include "platform/adapter.h"
 
 /* The accepted forms, in order (platforms/linux.md, "App naming"): an absolute path to an
  * executable file, a desktop id ("org.gnome.Calculator"), a desktop entry Name= compared
  * case-insensitively ("Calculator"), both only when the entry's Exec= program is a verified
  * executable, then a bare command found on $PATH. APP_NOT_FOUND otherwise. ret is the
- * caller's (ad_launch_target_clear). */
-int ad_launch_resolve(const char *app, ad_launch_target *ret, ad_error *err);
+ * caller's (ad_launch_target_clear). desktop_entries is the adapter's table (borrowed). */
+int ad_launch_resolve(const char *app, ad_desktop_entries *desktop_entries,
+                      ad_launch_target *ret, ad_error *err);
 
 /* Starts t->program (argv[0] its base name, then req->args) with our environment plus
  * req->env (a KEY given there replaces ours) in req->cwd, in a session of its own (setsid),

@@ -34,6 +34,9 @@ typedef struct {
     ad_atspi_watch *watch; /* armed by watch_changes, for waits */
     ad_x11 *held_keys;     /* X connection holding keys remapped for typed text */
     ad_error open_error; /* why the bus could not be opened, kept for every later call */
+    /* The installed desktop entries, read on first use (owned; NULL when out of memory:
+     * apps then have no bundle id). Per adapter, never process-global. */
+    ad_desktop_entries *desktop;
     bool tried;
 } linux_adapter;
 
@@ -98,7 +101,7 @@ static int list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_er
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
-    return ad_atspi_list_apps(la->bus, deadline_us, ret, err);
+    return ad_atspi_list_apps(la->bus, la->desktop, deadline_us, ret, err);
 }
 
 static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline_us,
@@ -107,7 +110,14 @@ static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
-    return ad_atspi_list_windows(la->bus, apps, deadline_us, ret, err);
+    if (apps)
+        return ad_atspi_list_windows(la->bus, apps, deadline_us, ret, err);
+    ad_app_list all = {0}; /* every app, with this adapter's desktop entries */
+    if (ad_atspi_list_apps(la->bus, la->desktop, deadline_us, &all, err) < 0)
+        return -1;
+    int rc = ad_atspi_list_windows(la->bus, &all, deadline_us, ret, err);
+    ad_app_list_clear(&all);
+    return rc;
 }
 
 static int window_lookup(ad_adapter *a, const char *window_id, int64_t deadline_us,
@@ -250,8 +260,8 @@ static int window_op(ad_adapter *a, const ad_window *target, const ad_win_req *r
 
 static int launch_resolve(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err)
 {
-    (void)a;
-    return ad_launch_resolve(app, ret, err);
+    linux_adapter *la = (linux_adapter *)a;
+    return ad_launch_resolve(app, la->desktop, ret, err);
 }
 
 static int launch_spawn(ad_adapter *a, const ad_launch_target *t, const ad_launch_req *req,
@@ -329,7 +339,7 @@ static void destroy(ad_adapter *a)
     linux_adapter *la = (linux_adapter *)a;
     ad_atspi_watch_close(la->watch);
     ad_linux_physical_settle(&la->held_keys, false);
-    ad_desktop_entries_free();
+    ad_desktop_entries_free(la->desktop);
     /* No flush: a stalled bus would hold the exit forever, and nothing queued needs
      * delivering (bus_call.h, ad_bus_close). */
     ad_bus_close(la->bus);
@@ -378,5 +388,6 @@ ad_adapter *ad_linux_adapter_new(void)
     if (!la)
         return NULL;
     la->base.ops = &linux_ops;
+    la->desktop = ad_desktop_entries_new();
     return &la->base;
 }

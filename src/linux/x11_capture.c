@@ -1,6 +1,7 @@
 /* x11_capture.c: RandR displays and GetImage captures of the root or a top-level window. */
 #include "linux/x11_capture.h"
 
+#include "linux/x11_connect.h"
 #include "linux/physical.h" /* ad_linux_wayland_session */
 #include "linux/x11_origin.h"
 
@@ -31,7 +32,7 @@ static int open_conn(conn *x, ad_error *err)
         ad_error_suggest(err, "Run agent-desktop inside the graphical session");
         return -1;
     }
-    x->c = xcb_connect(NULL, &x->screen_no);
+    x->c = ad_x11_connect(NULL, &x->screen_no);
     if (xcb_connection_has_error(x->c)) {
         xcb_disconnect(x->c);
         x->c = NULL;

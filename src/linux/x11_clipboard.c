@@ -8,6 +8,7 @@
 
 #include "core/clip_formats.h"
 #include "core/ctx.h"
+#include "linux/x11_connect.h"
 #include "linux/helper_client.h"
 #include "linux/x11_atom.h"
 
@@ -37,7 +38,7 @@ static int clip_open(clip_conn *cc, ad_error *err)
     if (!display || !display[0])
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
                             "The clipboard needs an X11 display, and DISPLAY is not set");
-    cc->c = xcb_connect(display, NULL);
+    cc->c = ad_x11_connect(display, NULL);
     if (xcb_connection_has_error(cc->c)) {
         clip_close(cc);
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,

@@ -3,6 +3,7 @@
  * surfaces the errors of unchecked requests, and queueing XTEST events. */
 #include "linux/x11_private.h"
 
+#include "linux/x11_connect.h"
 #include "linux/x11_hold.h"
 
 #include <stdlib.h>
@@ -87,7 +88,7 @@ int ad_x11_open(ad_x11 **ret, ad_error *err)
     ad_x11 *x = calloc(1, sizeof(*x));
     if (!x)
         return ad_error_set(err, AD_INTERNAL, "Out of memory");
-    x->c = xcb_connect(NULL, &x->screen_no);
+    x->c = ad_x11_connect(NULL, &x->screen_no);
     int ce = xcb_connection_has_error(x->c);
     const xcb_query_extension_reply_t *ext =
         ce ? NULL : xcb_get_extension_data(x->c, &xcb_test_id);

@@ -1,6 +1,7 @@
 /* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
 #include "linux/x11_origin.h"
 
+#include "linux/x11_connect.h"
 #include "linux/x11_atom.h"
 #include "linux/x11_private.h" /* ad_x11_title_request, ad_x11_title_reply */
 
@@ -15,7 +16,7 @@ static xcb_connection_t *open_ewmh(xcb_ewmh_connection_t *ewmh, int *screen_no)
 {
     if (!getenv("DISPLAY"))
         return NULL;
-    xcb_connection_t *c = xcb_connect(NULL, screen_no);
+    xcb_connection_t *c = ad_x11_connect(NULL, screen_no);
     if (xcb_connection_has_error(c)) {
         xcb_disconnect(c);
         return NULL;
@@ -184,7 +185,7 @@ int ad_x11_screen_size(int *ret_width, int *ret_height)
     if (!getenv("DISPLAY"))
         return -1;
     int screen_no = 0, rc = -1;
-    xcb_connection_t *c = xcb_connect(NULL, &screen_no);
+    xcb_connection_t *c = ad_x11_connect(NULL, &screen_no);
     if (!xcb_connection_has_error(c)) {
         xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
         for (int i = 0; it.rem && i < screen_no; i++)

@@ -1,6 +1,7 @@
 /* x11_private.h: what the x11_*.c files behind x11_input.h share, and nothing else includes.
  *
  *   x11_conn.c      the connection, time, errors, the sync round trip, sending fake events
+ *   x11_connect.c   xcb_connect serialized in the process (libXau's static buffer)
  *   x11_windows.c   EWMH windows: find, focus, active, window_at
  *   x11_window_ops.c  EWMH window management: move, resize, (un)minimize, (un)maximize
  *   x11_pointer.c   XTEST pointer gestures: move, click, wheel, drag

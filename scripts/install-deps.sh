@@ -16,6 +16,8 @@ PACKAGES=(
   libxcb-shm0-dev libxcb-render0-dev
   # X-Resource: the pid of the window manager's EWMH check window (linux/x11_wm.c)
   libxcb-res0-dev
+  # the cursor overlay in the helper: an empty input region (XFixes) and shaped windows
+  libxcb-xfixes0-dev libxcb-shape0-dev
   # unit tests; clang and its runtimes for the libFuzzer targets (scripts/fuzz.sh)
   libcmocka-dev clang libclang-rt-14-dev
   # fixture app, benchmark programs

@@ -69,6 +69,8 @@ int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struc
 /* trace show and trace export (commands/trace.c). */
 int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 /* session start | end | list | gc (commands/session.c). */
+int ad_cmd_cursor_overlay(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                          struct ad_error *err);
 int ad_cmd_session(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                    struct ad_error *err);
 

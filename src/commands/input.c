@@ -12,6 +12,7 @@
 #include "core/action.h"
 #include "core/ctx.h"
 #include "core/lease.h"
+#include "core/overlay_session.h"
 #include "core/resolve.h"
 #include "core/surface.h"
 #include "core/window_select.h"
@@ -233,6 +234,8 @@ int ad_cmd_mouse(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     } else {
         req.kind = AD_PHYS_MOVE;
     }
+    /* Presentation only: the same input follows. */
+    ad_overlay_before_action(ctx, NULL, x, y, gesture == AD_MOUSE_CLICK);
     if (run_physical(ctx, &req, &res, err) < 0)
         return -1;
     json_t *d = pointer_report(name, &res, x, y);

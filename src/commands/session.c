@@ -1,26 +1,21 @@
 /* session.c: the session command, start | end | list | gc (commands/system.md "session",
  * sessions.md). The files and rules are core/session.h; this file reads the arguments and
  * shapes `data`. The cross-argument rules (--multi-agent requires --cursor, --screenshots
- * excludes --no-trace) and the subcommand-only flags are in the command table. */
+ * excludes --no-trace) and the subcommand-only flags are in the command table. --cursor
+ * [--multi-agent] is recorded in the manifest, which is where the cursor overlay reads its
+ * mode (core/overlay_session.h); end stops the session's cursors. */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands/handlers.h"
 #include "core/ctx.h"
+#include "core/overlay_session.h"
 #include "core/session.h"
 #include "core/utf8.h"
 
 static bool flag_on(const json_t *args, const char *key)
 {
     return json_is_true(json_object_get(args, key));
-}
-
-/* One warning for a flag that is recorded in the manifest but has no effect in this build
- * yet (the cursor overlay comes later): saying so, not pretending. */
-static void not_in_build(json_t *warnings, const char *flag, const char *message)
-{
-    json_array_append_new(warnings, json_pack("{s:s, s:s, s:s}", "kind", "not_in_this_build",
-                                              "flag", flag, "message", message));
 }
 
 static int session_start(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
@@ -54,18 +49,6 @@ static int session_start(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_
                           "name", json_object_get(m, "name"),
                           "next", next, "session_id", id,
                           "trace", json_object_get(m, "trace"));
-    json_t *warnings = json_array();
-    if (o.cursor)
-        not_in_build(warnings, "cursor", "Recorded in the manifest, but this build draws no "
-                     "cursor overlay yet");
-    if (o.multi_agent)
-        not_in_build(warnings, "multi_agent", "Recorded in the manifest: desktop actions in "
-                     "this session need an agent id, but this build draws no per-agent "
-                     "cursors yet");
-    if (json_array_size(warnings))
-        json_object_set_new(d, "warnings", warnings);
-    else
-        json_decref(warnings);
     json_decref(m);
     *ret_data = d;
     return 0;
@@ -86,9 +69,18 @@ static int session_end(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_er
     json_t *m = NULL;
     if (ad_session_end(ctx->state_root, id, &m, err) < 0)
         return -1;
-    *ret_data = json_pack("{s:O, s:O}", "ended_at", json_object_get(m, "ended_at"),
+    json_t *d = json_pack("{s:O, s:O}", "ended_at", json_object_get(m, "ended_at"),
                           "session_id", json_object_get(m, "session_id"));
+    /* "Also stops every cursor overlay in the session" (system.md); the session has ended
+     * either way, so a teardown that cannot be confirmed is a warning, not a failure. */
+    ad_error e = AD_ERROR_INIT;
+    if (json_is_true(json_object_get(m, "cursor")) && ad_overlay_stop(ctx, id, &e) < 0)
+        json_object_set_new(d, "warnings",
+                            json_pack("[{s:s, s:s}]", "kind", "cursor_overlay_teardown",
+                                      "message", e.message ? e.message : "not confirmed"));
+    ad_error_clear(&e);
     json_decref(m);
+    *ret_data = d;
     return 0;
 }
 

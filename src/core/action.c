@@ -12,6 +12,7 @@
 #include "core/actionability.h"
 #include "core/lease.h"
 #include "core/modal_block.h"
+#include "core/overlay_session.h"
 #include "core/present.h"
 #include "core/resolve.h"
 #include "core/surface.h"
@@ -438,6 +439,13 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         rc = 0;
         goto done;
     }
+    /* The agent cursor glides to the target before the lease, so several agents' cursors
+     * travel at once while their actions take turns (sessions.md); presentation only. */
+    if (r.node->bounds_state == AD_FIELD_KNOWN)
+        ad_overlay_before_action(ctx, &r.node->bounds,
+                                 r.node->bounds.x + r.node->bounds.width / 2,
+                                 r.node->bounds.y + r.node->bounds.height / 2,
+                                 spec->act == AD_ACT_CLICK);
     /* The lease, then the same strict resolution again: what was checked without the lease
      * may have changed while another agent acted. */
     if (ad_lease_acquire(&lease, deadline > ad_now_us() ? deadline : ad_deadline_after_ms(1000),

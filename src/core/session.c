@@ -291,6 +291,19 @@ static int not_found(const char *id, ad_error *err)
     return -1;
 }
 
+/* Replaces the manifest of session id (held open with its use lock) with m. */
+static int rewrite_manifest(const char *root, const char *id, const json_t *m, ad_error *err)
+{
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    int rc = ad_state_namespace_open(root, id, false, &ns, err);
+    if (rc > 0)
+        rc = not_found(id, err);
+    else if (rc == 0)
+        rc = write_manifest(&ns, m, err);
+    ad_state_dir_close(&ns);
+    return rc;
+}
+
 int ad_session_end(const char *root, const char *id, json_t **ret_manifest, ad_error *err)
 {
     if (!ad_session_id_valid(id)) {
@@ -309,14 +322,8 @@ int ad_session_end(const char *root, const char *id, json_t **ret_manifest, ad_e
     if (!m) {
         rc = not_found(id, err);
     } else if (!ad_session_manifest_ended(m)) {
-        ad_state_dir ns = AD_STATE_DIR_INIT;
         json_object_set_new(m, "ended_at", json_integer((json_int_t)ad_wall_ms()));
-        rc = ad_state_namespace_open(root, id, false, &ns, err);
-        if (rc > 0)
-            rc = not_found(id, err);
-        else if (rc == 0)
-            rc = write_manifest(&ns, m, err);
-        ad_state_dir_close(&ns);
+        rc = rewrite_manifest(root, id, m, err);
     }
     ad_session_leave(&use);
     if (rc < 0) {
@@ -325,6 +332,26 @@ int ad_session_end(const char *root, const char *id, json_t **ret_manifest, ad_e
     }
     *ret_manifest = m;
     return 0;
+}
+
+int ad_session_set_cursor(const char *root, const char *id, bool cursor, bool multi_agent,
+                          ad_error *err)
+{
+    ad_session_use use = AD_SESSION_USE_INIT;
+    json_t *m = NULL;
+    if (ad_session_enter(root, id, &use, &m, err) < 0)
+        return -1;
+    int rc = -1;
+    if (!m) {
+        rc = not_found(id, err);
+    } else {
+        json_object_set_new(m, "cursor", json_boolean(cursor));
+        json_object_set_new(m, "multi_agent", json_boolean(multi_agent));
+        rc = rewrite_manifest(root, id, m, err);
+    }
+    ad_session_leave(&use);
+    json_decref(m);
+    return rc < 0 ? -1 : 0;
 }
 
 /* The list entry of a manifest (system.md: session_id, name, created_at, ended_at, trace,

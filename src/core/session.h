@@ -97,6 +97,13 @@ int ad_session_create(const char *root, const ad_session_options *o, json_t **re
  * ended already. INVALID_ARGS (details.kind "session_not_found") when id has no manifest. */
 int ad_session_end(const char *root, const char *id, json_t **ret_manifest, ad_error *err);
 
+/* cursor-overlay enable|disable: records the overlay's flags in the manifest of an open
+ * session (its "cursor" and "multi_agent"), so every later command reads the mode from the
+ * manifest as after session start --cursor [--multi-agent]. INVALID_ARGS as ad_session_end
+ * when id has no manifest. */
+int ad_session_set_cursor(const char *root, const char *id, bool cursor, bool multi_agent,
+                          ad_error *err);
+
 /* session list: every readable manifest, oldest first (created_at, then id), as
  * {session_id, name, created_at, ended_at, trace, artifacts}. A session directory whose
  * manifest is unreadable or malformed is left out and named in *ret_warnings (an array,

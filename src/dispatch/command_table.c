@@ -17,6 +17,7 @@
 #include "commands/handlers.h"
 #include "dispatch/batch.h"
 #include "dispatch/command_args.h"
+#include "core/overlay_style.h"
 
 /* The argument lists each command refers to are in command_args.c. */
 
@@ -129,6 +130,16 @@ static const ad_arg_rule focus_window_rules[] = {
 static const ad_arg_rule skills_rules[] = {
     {AD_RULE_REQUIRES, "action=get", "name", .message = "skills get needs a skill name",
      .suggestion = "Run agent-desktop skills get desktop"},
+    {0},
+};
+
+/* A hotspot is a point of its image: it needs that image. */
+static const ad_arg_rule cursor_overlay_rules[] = {
+    {AD_RULE_REQUIRES, "hotspot", "image", .message = "--hotspot needs --image",
+     .suggestion = "Pass --image PATH with --hotspot X,Y"},
+    {AD_RULE_REQUIRES, "pointer_hotspot", "pointer_image",
+     .message = "--pointer-hotspot needs --pointer-image",
+     .suggestion = "Pass --pointer-image PATH with --pointer-hotspot X,Y"},
     {0},
 };
 
@@ -401,7 +412,8 @@ const ad_command ad_commands[] = {
      .handler = ad_cmd_session,
      .summary = "Start, end, list, and clean up sessions."},
     {.name = "cursor-overlay", .group = G_SYS, .args = ad_args_cursor_overlay,
-     .not_in_batch = "cursor-overlay cannot run inside a batch",
+     .not_in_batch = "cursor-overlay cannot run inside a batch", .rules = cursor_overlay_rules,
+     .check = ad_overlay_args_check, .handler = ad_cmd_cursor_overlay,
      .summary = "Configure the presentation-only agent cursor."},
     {.name = "trace", .no_accessibility = true,
      .group = G_SYS, .args = ad_args_trace, .handler = ad_cmd_trace,

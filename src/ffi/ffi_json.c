@@ -115,10 +115,13 @@ AdResult ad_snapshot(const struct AdAdapter *adapter, const char *app, int32_t s
     if (rc != AD_RESULT_OK)
         return rc;
     /* The given arguments only, as the CLI passes them: the validator checks the depth
-     * (0 to 50), refuses a surface this platform has no value for, and adds the defaults. */
-    json_t *args = json_pack("{s:s, s:i, s:b, s:b}", "surface", ffi_surface_names[surface],
-                             "max_depth", max_depth, "interactive_only", interactive_only,
-                             "compact", compact);
+     * (up to 50), refuses a surface this platform has no value for, and adds the defaults.
+     * A uint8_t has no "unset": max_depth 0 means the table's default depth (the ffi skill),
+     * so it is not passed. */
+    json_t *args = json_pack("{s:s, s:b, s:b}", "surface", ffi_surface_names[surface],
+                             "interactive_only", interactive_only, "compact", compact);
+    if (args && max_depth > 0)
+        json_object_set_new(args, "max_depth", json_integer(max_depth));
     if (args && app)
         json_object_set_new(args, "app", json_string(app));
     return ffi_run(adapter, "snapshot", args, NULL, out);

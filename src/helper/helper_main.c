@@ -6,7 +6,9 @@
  * directory, writes helper.pid, and then serves requests one at a time, routing each by its
  * "service" to a registered service. It exits when no service holds anything and no request
  * is pending: right after the last one let go (for the clipboard: another client took the
- * selection), or AD_HELPER_IDLE_MS after a start that left nothing held.
+ * selection; for the overlay: the last cursor was stopped), or AD_HELPER_IDLE_MS after a
+ * start that left nothing held. Services: "clipboard" (clip_owner.h), "overlay"
+ * (overlay_x11.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 
 #include "helper/clip_owner.h"
 #include "helper/helper_proto.h"
+#include "helper/overlay_x11.h"
 
 #define AD_HELPER_IDLE_MS 5000
 
@@ -46,6 +49,7 @@ typedef struct {
     int (*fd)(const void *state);
     int (*dispatch)(void *state);
     bool (*holds)(const void *state);
+    int (*timeout_ms)(const void *state); /* the longest poll may wait; -1: any */
 } helper_service;
 
 static json_t *clip_request(void *s, const json_t *req, const unsigned char *p, size_t n)
@@ -55,9 +59,21 @@ static json_t *clip_request(void *s, const json_t *req, const unsigned char *p, 
 static int clip_fd(const void *s) { return ad_clip_owner_fd(s); }
 static int clip_dispatch(void *s) { return ad_clip_owner_dispatch(s); }
 static bool clip_holds(const void *s) { return ad_clip_owner_holds(s); }
+static int clip_timeout(const void *s) { (void)s; return -1; }
+
+static json_t *overlay_request(void *s, const json_t *req, const unsigned char *p, size_t n)
+{
+    return ad_overlay_request(s, req, p, n);
+}
+static int overlay_fd(const void *s) { return ad_overlay_fd(s); }
+static int overlay_dispatch(void *s) { return ad_overlay_dispatch(s); }
+static bool overlay_holds(const void *s) { return ad_overlay_holds(s); }
+static int overlay_timeout(const void *s) { return ad_overlay_timeout_ms(s); }
 
 static helper_service services[] = {
-    {"clipboard", NULL, clip_request, clip_fd, clip_dispatch, clip_holds},
+    {"clipboard", NULL, clip_request, clip_fd, clip_dispatch, clip_holds, clip_timeout},
+    {"overlay", NULL, overlay_request, overlay_fd, overlay_dispatch, overlay_holds,
+     overlay_timeout},
 };
 #define N_SERVICES (sizeof(services) / sizeof(services[0]))
 
@@ -189,7 +205,8 @@ int main(void)
     if (lfd < 0)
         return 1;
     services[0].state = ad_clip_owner_new();
-    if (!services[0].state)
+    services[1].state = ad_overlay_new();
+    if (!services[0].state || !services[1].state)
         return 1;
     int64_t idle_since = ad_helper_now_us();
     bool was_held = false;
@@ -198,7 +215,13 @@ int main(void)
         p[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
         for (size_t i = 0; i < N_SERVICES; i++)
             p[1 + i] = (struct pollfd){.fd = services[i].fd(services[i].state), .events = POLLIN};
-        poll(p, 1 + N_SERVICES, 1000);
+        int wait_ms = 1000;
+        for (size_t i = 0; i < N_SERVICES; i++) {
+            int t = services[i].timeout_ms(services[i].state);
+            if (t >= 0 && t < wait_ms)
+                wait_ms = t;
+        }
+        poll(p, 1 + N_SERVICES, wait_ms);
         for (size_t i = 0; i < N_SERVICES; i++)
             services[i].dispatch(services[i].state);
         if (accept_all(lfd) > 0)
@@ -220,6 +243,7 @@ int main(void)
     remove_socket(dir);
     close(lfd);
     ad_clip_owner_free(services[0].state);
+    ad_overlay_free(services[1].state);
     close(lock);
     return 0;
 }

@@ -2,11 +2,12 @@
  *
  * Why a helper: some effects must outlive the command that made them. An X11 selection
  * lives only as long as the window that owns it, so the clipboard needs a process that stays
- * after `clipboard-set` exits (later the cursor overlay and the Wayland input session too).
- * One executable serves all of them as named services ("clipboard" now); one instance runs
+ * after `clipboard-set` exits, and the cursor overlay's windows must stay between commands
+ * (later the Wayland input session too). One executable serves all of them as named
+ * services ("clipboard", clip_owner.h; "overlay", overlay_x11.h); one instance runs
  * per user, started on demand. It carries the name the spec installs beside `agent-desktop`
  * on Linux, `agent-desktop-linux-clipboard-owner` (installation.md), because the clipboard
- * is its first service; the cursor overlay and the Wayland input session join it later.
+ * is its first service; the cursor overlay joined it, the Wayland input session comes later.
  *
  * Where: the socket is $XDG_RUNTIME_DIR/agent-desktop/helper.sock (without XDG_RUNTIME_DIR,
  * /tmp/agent-desktop-<uid>/helper.sock) in a 0700 directory of this user, mode

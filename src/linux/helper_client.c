@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,8 +128,9 @@ static ad_error_code code_named(const char *name)
     return AD_ACTION_FAILED;
 }
 
-int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
-                      json_t **ret_reply, ad_error *err)
+/* ad_helper_request, or with start false ad_helper_request_running. */
+static int request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
+                   bool start, json_t **ret_reply, ad_error *err)
 {
     char exe[PATH_MAX], dir[PATH_MAX], sock_path[PATH_MAX];
     if (helper_path(exe, sizeof(exe), err) < 0)
@@ -143,7 +145,9 @@ int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t dead
     /* Twice at most: a helper that was exiting as we connected closes without a reply, and
      * the second try starts a new one. */
     for (int attempt = 0; attempt < 2 && !reply; attempt++) {
-        int fd = connect_helper(exe, sock_path, deadline_us);
+        int fd = start ? connect_helper(exe, sock_path, deadline_us) : try_connect(sock_path);
+        if (fd < 0 && !start)
+            return 1;
         if (fd < 0)
             break;
         unsigned char *extra = NULL;
@@ -169,4 +173,16 @@ int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t dead
     }
     *ret_reply = reply;
     return 0;
+}
+
+int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
+                      json_t **ret_reply, ad_error *err)
+{
+    return request(req, payload, len, deadline_us, true, ret_reply, err);
+}
+
+int ad_helper_request_running(json_t *req, int64_t deadline_us, json_t **ret_reply,
+                              ad_error *err)
+{
+    return request(req, NULL, 0, deadline_us, false, ret_reply, err);
 }

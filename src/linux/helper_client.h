@@ -24,4 +24,9 @@
 int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
                       json_t **ret_reply, ad_error *err);
 
+/* The same request to a helper that already runs, never starting one: 1 when none answers
+ * on the socket (nothing it would serve exists), else as ad_helper_request. */
+int ad_helper_request_running(json_t *req, int64_t deadline_us, json_t **ret_reply,
+                              ad_error *err);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/ctx.h"
 #include "linux/app_close.h"
+#include "linux/overlay_client.h"
 #include "linux/atspi_act.h"
 #include "linux/atspi_apps.h"
 #include "linux/atspi_bus.h"
@@ -379,6 +380,7 @@ static const ad_adapter_ops linux_ops = {
     .clipboard_clear = ad_x11_clipboard_clear,
     .list_displays = list_displays,
     .capture = capture,
+    .overlay = ad_linux_overlay,
     .destroy = destroy,
 };
 

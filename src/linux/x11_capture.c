@@ -1,4 +1,5 @@
 /* x11_capture.c: RandR displays and GetImage captures of the root or a top-level window. */
+#include "linux/x11_input_region.h"
 #include "linux/x11_capture.h"
 
 #include "linux/x11_connect.h"
@@ -295,6 +296,10 @@ static int covered(conn *x, xcb_window_t top, int pid, int x0, int y0, int w, in
             drawn = g->x < x0 + w && x0 < g->x + gw && g->y < y0 + h && y0 < g->y + gh;
         }
         if (drawn && a->override_redirect && pid > 0 && pid_of(x, kids[i]) == pid)
+            drawn = false;
+        /* The cursor overlay (override-redirect, no input) is presentation drawn over the
+         * apps, not a window that hides this one: its pixels are part of the picture. */
+        if (drawn && a->override_redirect && ad_x11_input_transparent(x->c, kids[i]))
             drawn = false;
         if (drawn) {
             *ret_by = kids[i];

@@ -1,4 +1,5 @@
 /* x11_origin.c: _NET_CLIENT_LIST, _NET_WM_PID, titles and _GTK_FRAME_EXTENTS through xcb. */
+#include "linux/x11_input_region.h"
 #include "linux/x11_origin.h"
 
 #include "linux/x11_connect.h"
@@ -78,7 +79,9 @@ static size_t windows_to_read(xcb_ewmh_connection_t *ewmh, int screen_no, xcb_wi
         ac[i] = xcb_get_window_attributes(c, xcb_query_tree_children(t)[i]);
     for (int i = 0; ac && i < kids; i++) {
         xcb_get_window_attributes_reply_t *a = xcb_get_window_attributes_reply(c, ac[i], NULL);
-        if (a && a->override_redirect && a->map_state == XCB_MAP_STATE_VIEWABLE)
+        /* A popup takes input; the cursor overlay's windows do not and are no popup. */
+        if (a && a->override_redirect && a->map_state == XCB_MAP_STATE_VIEWABLE &&
+            !ad_x11_input_transparent(c, xcb_query_tree_children(t)[i]))
             list[n++] = (client_cookies){.window = xcb_query_tree_children(t)[i], .popup = true};
         free(a);
     }

@@ -1,6 +1,7 @@
 /* x11_windows.c: windows for x11_input.h through EWMH: ad_x11_find_window,
  * ad_x11_focus_window, ad_x11_active_window and ad_x11_window_at. Every walk over the
  * server's windows is bounded (MAX_WINDOWS, MAX_DEPTH, FRAME_SEARCH). */
+#include "linux/x11_input_region.h"
 #include "linux/x11_private.h"
 
 #include <poll.h>
@@ -361,8 +362,10 @@ static xcb_window_t top_child_at(ad_x11 *x, int px, int py, bool *ret_override)
             xcb_get_window_attributes_reply(x->c, ac[i - first], NULL);
         xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(x->c, gc[i - first], NULL);
         int bw = g ? 2 * g->border_width : 0;
+        /* A window without input (the cursor overlay) is not what a click there hits. */
         if (!hit && a && g && a->map_state == XCB_MAP_STATE_VIEWABLE && px >= g->x &&
-            py >= g->y && px < g->x + g->width + bw && py < g->y + g->height + bw) {
+            py >= g->y && px < g->x + g->width + bw && py < g->y + g->height + bw &&
+            !ad_x11_input_transparent(x->c, kids[i])) {
             hit = kids[i];
             *ret_override = a->override_redirect;
         }

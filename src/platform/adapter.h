@@ -364,6 +364,12 @@ typedef struct {
      * it, and a display it cannot read truthfully PLATFORM_NOT_SUPPORTED. NULL: none. */
     int (*capture)(ad_adapter *a, const ad_window *window, const ad_rect *rect,
                    ad_image *ret, ad_error *err);
+    /* One request (borrowed; the adapter adds what it routes by) to the cursor overlay's
+     * presentation service, core/overlay_session.h lists them. 0 with *ret_reply (a new
+     * reference); 1 when start_service is false and no service runs (so nothing is drawn);
+     * -1 with err when it did not answer or refused. NULL: no overlay on this platform. */
+    int (*overlay)(ad_adapter *a, json_t *req, bool start_service, int64_t deadline_us,
+                   json_t **ret_reply, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 

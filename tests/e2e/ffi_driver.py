@@ -142,6 +142,15 @@ def main():
         res["rc"], res["envelope"] = L.envelope(lib.ad_snapshot, a, args[0].encode(), 0, 10,
                                                 True, False)
         lib.ad_adapter_destroy(a)
+    elif scenario == "snapshot-depths":  # APP DEPTH...: ref_count of one snapshot per depth
+        a = lib.ad_adapter_create()
+        res["rc"], res["ref_counts"] = [], []
+        for depth in args[1:]:
+            rc, env = L.envelope(lib.ad_snapshot, a, args[0].encode(), 0, int(depth), True,
+                                 False)
+            res["rc"].append(rc)
+            res["ref_counts"].append(env["data"]["ref_count"] if rc == 0 else None)
+        lib.ad_adapter_destroy(a)
     elif scenario == "click":  # REF TIMEOUT_MS
         a = lib.ad_adapter_create()
         res["rc"], res["envelope"] = L.click(a, args[0], int(args[1]))

@@ -78,6 +78,15 @@ def test_snapshot_then_click_by_ref(cli, build_dir, fixture_app):
     expect_count(fixture_app, before["count"] + 1)  # the app's own state: one click
 
 
+def test_snapshot_max_depth_zero_is_the_default(cli, build_dir, fixture_app):
+    """ad_snapshot's max_depth is a uint8_t with no "unset" value: 0 means the CLI's default
+    depth (the ffi skill), not "the root alone"; 1 really is shallower."""
+    res = driver(cli, build_dir, "snapshot-depths", "ad-fixture", "0", "10", "1")
+    assert res["rc"] == [0, 0, 0], res
+    default, ten, one = res["ref_counts"]
+    assert default == ten and one < ten, res
+
+
 # AdActionKind values the tests below use.
 SET_VALUE, CHECK, UNCHECK, TOGGLE, SCROLL, TYPE_TEXT, CLEAR = 4, 10, 11, 9, 12, 17, 18
 HEADLESS, FOCUS_FALLBACK = 0, 1

@@ -77,11 +77,10 @@ def test_start_writes_the_manifest_and_prints_the_activation(cli, state_home):
     assert status["tracing"] is True and status["artifacts"] == "events"
 
 
-def test_flags_not_in_this_build_say_so(cli, state_home):
+def test_start_flags_are_recorded_in_the_manifest(cli, state_home):
     data = start(cli, "--screenshots", "--cursor", "--multi-agent")
-    # --screenshots is in effect (test_screenshot.py): only the cursor flags are not yet.
-    assert [(w["kind"], w["flag"]) for w in data["warnings"]] == [
-        ("not_in_this_build", "cursor"), ("not_in_this_build", "multi_agent")]
+    # Every flag is in effect (test_screenshot.py, test_cursor_overlay.py): no warning.
+    assert "warnings" not in data
     m = manifest(state_home, data["session_id"])
     assert (m["screenshots"], m["cursor"], m["multi_agent"], m["artifacts"]) == (
         True, True, True, "full")

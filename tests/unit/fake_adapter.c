@@ -420,6 +420,7 @@ static void destroy(ad_adapter *a)
         ad_node_free(f->wins[i].root);
     }
     ad_clip_content_clear(&f->clip);
+    json_decref(f->overlay_requests);
     free(f);
 }
 
@@ -637,6 +638,22 @@ static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, 
     return 0;
 }
 
+static int overlay(ad_adapter *a, json_t *req, bool start_service, int64_t deadline_us,
+                   json_t **ret_reply, ad_error *err)
+{
+    (void)deadline_us;
+    fake_adapter *f = F(a);
+    if (!f->overlay_requests)
+        f->overlay_requests = json_array();
+    json_array_append_new(f->overlay_requests, json_deep_copy(req));
+    if (f->overlay_down && !start_service)
+        return 1;
+    if (f->overlay_fails || f->overlay_down)
+        return ad_error_set(err, AD_ACTION_FAILED, "the fake overlay service did not answer");
+    *ret_reply = json_pack("{s:b, s:b}", "ok", 1, "mapped", !f->overlay_unmapped);
+    return 0;
+}
+
 static const ad_adapter_ops fake_ops = {
     .platform = "linux",
     .health = health,
@@ -656,6 +673,7 @@ static const ad_adapter_ops fake_ops = {
     .clipboard_clear = clipboard_clear,
     .list_displays = list_displays,
     .capture = capture,
+    .overlay = overlay,
     .destroy = destroy,
 };
 

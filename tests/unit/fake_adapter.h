@@ -128,6 +128,11 @@ typedef struct fake_adapter {
     size_t n_displays;
     int n_capture;
     const char *capture_fails;
+    /* The cursor overlay: every request in overlay_requests (owned copies, in order); it
+     * answers {"ok":true,"mapped":!overlay_unmapped}, or ACTION_FAILED with overlay_fails;
+     * overlay_down: no service runs (a request that may not start one returns 1). */
+    json_t *overlay_requests;
+    bool overlay_fails, overlay_unmapped, overlay_down;
 } fake_adapter;
 
 fake_adapter *fake_new(void);

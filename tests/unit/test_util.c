@@ -195,6 +195,27 @@ json_t *tu_run_exit(ad_adapter *a, const char *cmd, json_t *args, json_t *global
     return env;
 }
 
+json_t *tu_run_in(ad_adapter *a, const char *cmd, json_t *args, const char *session,
+                  const char *agent, int want_exit)
+{
+    json_t *g = json_object();
+    if (session)
+        json_object_set_new(g, "session", json_string(session));
+    if (agent)
+        json_object_set_new(g, "agent_id", json_string(agent));
+    return tu_run_exit(a, cmd, args, g, want_exit);
+}
+
+char *tu_snapshot_ref(ad_adapter *a, const char *session, const char *name)
+{
+    json_t *env = tu_run_in(a, "snapshot", tu_args("snapshot", "{}"), session, NULL, 0);
+    const char *ref = tu_str(tu_node_named(tu_at(env, "data.tree"), name), "ref_id");
+    assert_non_null(ref);
+    char *copy = strdup(ref);
+    json_decref(env);
+    return copy;
+}
+
 json_t *tu_at(const json_t *v, const char *path)
 {
     char buf[256];

@@ -61,6 +61,13 @@ json_t *tu_run(ad_adapter *a, const char *cmd, json_t *args, json_t *globals, in
 json_t *tu_run_exit(ad_adapter *a, const char *cmd, json_t *args, json_t *globals,
                     int want_exit);
 
+/* tu_run_exit with the global --session (NULL: none) and --agent-id (NULL: none). */
+json_t *tu_run_in(ad_adapter *a, const char *cmd, json_t *args, const char *session,
+                  const char *agent, int want_exit);
+/* A snapshot (in session, NULL: none), then the ref_id of its node named `name` (malloc'd;
+ * the caller frees). */
+char *tu_snapshot_ref(ad_adapter *a, const char *session, const char *name);
+
 /* Looks a value up by dotted path: "data.tree.children.0.role" (numbers index arrays).
  * Returns a borrowed value or NULL. */
 json_t *tu_at(const json_t *v, const char *path);

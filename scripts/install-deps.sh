@@ -14,6 +14,8 @@ PACKAGES=(
   libsystemd-dev libjansson-dev libpng-dev
   libxcb1-dev libxcb-ewmh-dev libxcb-icccm4-dev libxcb-randr0-dev libxcb-xtest0-dev
   libxcb-shm0-dev libxcb-render0-dev
+  # X-Resource: the pid of the window manager's EWMH check window (linux/x11_wm.c)
+  libxcb-res0-dev
   # the cursor overlay in the helper: an empty input region (XFixes) and shaped windows
   libxcb-xfixes0-dev libxcb-shape0-dev
   # unit tests; clang and its runtimes for the libFuzzer targets (scripts/fuzz.sh)

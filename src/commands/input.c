@@ -103,8 +103,7 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     bool scoped = app || wid;
     if (scoped && ad_window_select(ctx, app, wid, deadline, &win, err) < 0)
         return -1;
-    ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo, .window_pid = win.pid,
-                       .window_title = win.title};
+    ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo, .window = scoped ? &win : NULL};
     if (scoped && headed(ctx))
         req.focus_window_id = win.id; /* focus the target window first */
     else if (scoped)

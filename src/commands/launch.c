@@ -143,8 +143,7 @@ static bool app_window(ad_ctx *ctx, const ad_app *app, int64_t deadline, ad_wind
 /* --activate: focus the window (physical focus, verified by the adapter). */
 static int activate_window(ad_ctx *ctx, const ad_window *w, int64_t deadline, ad_error *err)
 {
-    ad_phys_req req = {.kind = AD_PHYS_FOCUS, .focus_window_id = w->id, .window_pid = w->pid,
-                       .window_title = w->title};
+    ad_phys_req req = {.kind = AD_PHYS_FOCUS, .focus_window_id = w->id, .window = w};
     ad_act_result res = {0};
     return ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err);
 }

@@ -116,18 +116,48 @@ static void put_filters(ad_buf *b, const json_t *events)
     json_decref(names);
 }
 
+/* A command.end row of the commands table, keyed by when its command started. */
+typedef struct {
+    json_int_t start_ms; /* ts_ms - duration_ms: the end event alone says when it began */
+    size_t index;        /* in the timeline, to keep equal starts in end order */
+    const json_t *end;
+} command_row;
+
+static int by_start(const void *a, const void *b)
+{
+    const command_row *x = a, *y = b;
+    if (x->start_ms != y->start_ms)
+        return x->start_ms < y->start_ms ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The commands in the order they started, each at its start time: the timeline holds their
+ * command.end events in end order, which puts a long command after the ones that ran inside
+ * it (two processes, or the C library's threads). */
 static void put_commands(ad_buf *b, const json_t *events)
 {
-    ad_buf_put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Time (UTC)</th><th>Command</th>"
-           "<th>Outcome</th><th>Duration</th></tr>");
-    size_t i;
+    ad_buf_put(b, "<h2>Commands</h2><table id=\"commands\"><tr><th>Started (UTC)</th>"
+           "<th>Command</th><th>Outcome</th><th>Duration</th></tr>");
+    command_row *rows = calloc(json_array_size(events) + 1, sizeof(*rows));
+    if (!rows) {
+        b->failed = true;
+        return;
+    }
+    size_t n = 0, i;
     json_t *ev;
     json_array_foreach(events, i, ev) {
         const char *e = str(ev, "event");
         if (!e || strcmp(e, "command.end") != 0)
             continue;
+        rows[n++] = (command_row){json_integer_value(json_object_get(ev, "ts_ms")) -
+                                      json_integer_value(json_object_get(ev, "duration_ms")),
+                                  i, ev};
+    }
+    qsort(rows, n, sizeof(*rows), by_start);
+    for (i = 0; i < n; i++) {
+        ev = (json_t *)rows[i].end;
         ad_buf_put(b, json_is_false(json_object_get(ev, "ok")) ? "<tr class=\"failed\"><td>" : "<tr><td>");
-        put_time(b, json_integer_value(json_object_get(ev, "ts_ms")));
+        put_time(b, rows[i].start_ms);
         ad_buf_put(b, "</td><td>");
         ad_buf_put_escaped(b, str(ev, "command"));
         ad_buf_put(b, "</td><td>");
@@ -135,6 +165,7 @@ static void put_commands(ad_buf *b, const json_t *events)
         ad_buf_putf(b, "</td><td>%" JSON_INTEGER_FORMAT " ms</td></tr>",
              json_integer_value(json_object_get(ev, "duration_ms")));
     }
+    free(rows);
     ad_buf_put(b, "</table>");
 }
 

@@ -223,7 +223,7 @@ const ad_command ad_commands[] = {
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
-     .accepts_debug = true,
+     .accepts_debug = true, .fresh_observation = true,
      .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
@@ -440,6 +440,14 @@ const ad_command *ad_command_find(const char *name) {
             return &ad_commands[i];
     }
     return NULL;
+}
+
+const ad_command *ad_command_fresh_observation(void) {
+    for (size_t i = 0; i < ad_commands_count; i++) {
+        if (ad_commands[i].fresh_observation)
+            return &ad_commands[i];
+    }
+    return NULL; /* unreachable: test_doors.c checks that one entry is marked */
 }
 
 /* Compares two argument names, treating '-' and '_' as the same character. */

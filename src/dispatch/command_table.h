@@ -103,6 +103,9 @@ typedef struct ad_command {
     const char *baseline_with;
     /* The subcommand that still runs in an ended session ("end": ending again succeeds). */
     const char *ended_session_action;
+    /* The command whose output a satisfied --wait-for returns, run over the window the
+     * command observed (snapshot; exactly one entry: ad_command_fresh_observation). */
+    bool fresh_observation;
     /* Never reads the accessibility bus (batch's permission check skips it); or only when
      * the named argument is absent (wait: "ms" pauses without the bus). */
     bool no_accessibility;
@@ -131,6 +134,10 @@ extern const size_t ad_commands_count;
 
 /* Looks a command up by name; NULL when unknown. */
 const ad_command *ad_command_find(const char *name);
+
+/* The one entry marked fresh_observation (snapshot): what post_wait.c runs after a
+ * satisfied --wait-for. */
+const ad_command *ad_command_fresh_observation(void);
 
 /* Looks an argument up by long name (with '-' or '_') in a NULL-terminated spec array. */
 const ad_arg_spec *ad_arg_spec_find(const ad_arg_spec *specs, const char *name);

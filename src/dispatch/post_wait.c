@@ -82,12 +82,13 @@ static const char *wait_selector(const ad_ctx *ctx, bool *ret_gone, int64_t *ret
     return want ? want : gone;
 }
 
-/* The fresh snapshot a satisfied --wait-for returns: the snapshot command over the same
- * window, with the caller's snapshot flags when the command was a snapshot. */
+/* The fresh snapshot a satisfied --wait-for returns: the table's fresh_observation command
+ * (snapshot) over the same window, with the caller's snapshot flags when the command was a
+ * snapshot. */
 static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_t **ret,
                           ad_error *err)
 {
-    const ad_command *snap = ad_command_find("snapshot");
+    const ad_command *snap = ad_command_fresh_observation();
     json_t *sargs = NULL;
     if (!is_action) {
         sargs = json_deep_copy(args);

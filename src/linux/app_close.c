@@ -11,7 +11,8 @@
 
 #include "linux/proc.h"
 
-/* Executables whose exit ends the desktop session or its accessibility; exact names. */
+/* Executables whose exit ends the desktop session or its accessibility; exact names. The
+ * window managers here are the fallback for one that publishes no EWMH check window. */
 static const char *const protected_names[] = {
     "Xorg", "X", "Xvfb", "Xwayland", "Xephyr", "Xvnc",                  /* display servers */
     "dbus-daemon", "dbus-broker", "dbus-broker-launch",                 /* message buses */

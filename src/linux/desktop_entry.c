@@ -1,7 +1,10 @@
 /* desktop_entry.c: a small reader of the [Desktop Entry] group of installed .desktop files. */
 #include "linux/desktop_entry.h"
 
+#include "linux/desktop_exec.h"
+
 #include <dirent.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,18 +13,16 @@
 
 #define MAX_ENTRY_FILES 4096
 
-static const char *const app_dirs[] = {"/usr/share/applications", "/usr/local/share/applications",
-                                       NULL};
-
-/* Reads Name= and the first word of Exec= (*prog as written, *exec its base name) from the
- * [Desktop Entry] group. */
-static void read_entry(const char *path, char **name, char **exec, char **prog_out)
+/* Reads Name= and Exec= (split, `env` unwrapped: desktop_exec.h) from the [Desktop Entry]
+ * group. *exec stays empty when Exec= is missing or names no program. */
+static void read_entry(const char *path, char **name, ad_desktop_exec *exec)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return;
-    char line[1024];
+    char line[4096];
     int in_main = 0;
+    bool exec_seen = false;
     while (fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '[') {
@@ -30,21 +31,20 @@ static void read_entry(const char *path, char **name, char **exec, char **prog_o
         }
         if (!in_main)
             continue;
-        if (!*name && strncmp(line, "Name=", 5) == 0)
+        if (!*name && strncmp(line, "Name=", 5) == 0) {
             *name = strdup(line + 5);
-        else if (!*exec && strncmp(line, "Exec=", 5) == 0) {
-            char *prog = line + 5;
-            prog[strcspn(prog, " \t")] = '\0';
-            char *slash = strrchr(prog, '/');
-            *exec = strdup(slash ? slash + 1 : prog);
-            *prog_out = strdup(prog);
+        } else if (!exec_seen && strncmp(line, "Exec=", 5) == 0) {
+            exec_seen = true;
+            ad_desktop_exec_parse(line + 5, exec);
         }
     }
     fclose(f);
 }
 
 typedef struct {
-    char *id, *name, *exec, *prog;
+    char *id, *name;
+    char *exec;           /* the program's base name, what a running process is matched by */
+    ad_desktop_exec run;  /* what the entry starts */
 } entry;
 
 /* Every desktop entry, read once per owner (the platform adapter) on first use: a command
@@ -61,43 +61,84 @@ ad_desktop_entries *ad_desktop_entries_new(void)
     return calloc(1, sizeof(ad_desktop_entries));
 }
 
+static bool known_id(const ad_desktop_entries *t, const char *id, size_t len)
+{
+    for (size_t i = 0; i < t->n_entries; i++)
+        if (strlen(t->entries[i].id) == len && strncmp(t->entries[i].id, id, len) == 0)
+            return true;
+    return false;
+}
+
+/* The entries of one applications directory; an id seen in an earlier directory wins (the
+ * XDG order: the user's data home before the system's data dirs). */
+static void load_dir(ad_desktop_entries *t, const char *dir_path, size_t *cap)
+{
+    DIR *dir = opendir(dir_path);
+    if (!dir)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) && t->n_entries < MAX_ENTRY_FILES) {
+        size_t len = strlen(e->d_name);
+        if (len < 9 || strcmp(e->d_name + len - 8, ".desktop") != 0 ||
+            known_id(t, e->d_name, len - 8))
+            continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof(path), "%s/%s", dir_path, e->d_name) >= (int)sizeof(path))
+            continue;
+        char *name = NULL;
+        ad_desktop_exec run = {0};
+        read_entry(path, &name, &run);
+        const char *slash = run.program ? strrchr(run.program, '/') : NULL;
+        char *exec = run.program ? strdup(slash ? slash + 1 : run.program) : NULL;
+        char *id = strndup(e->d_name, len - 8);
+        if (t->n_entries == *cap) {
+            size_t grown_cap = *cap ? *cap * 2 : 128;
+            entry *l = realloc(t->entries, grown_cap * sizeof(*l));
+            if (l) {
+                t->entries = l;
+                *cap = grown_cap;
+            }
+        }
+        if (!exec || !id || t->n_entries == *cap) {
+            free(name);
+            free(exec);
+            free(id);
+            ad_desktop_exec_clear(&run);
+            continue;
+        }
+        t->entries[t->n_entries++] = (entry){id, name, exec, run};
+    }
+    closedir(dir);
+}
+
+/* $XDG_DATA_HOME/applications (default ~/.local/share), then each of $XDG_DATA_DIRS
+ * (default /usr/local/share:/usr/share), as the XDG Base Directory Specification orders them. */
 static void load_entries(ad_desktop_entries *t)
 {
     t->loaded = true;
     size_t cap = 0;
-    for (size_t d = 0; app_dirs[d]; d++) {
-        DIR *dir = opendir(app_dirs[d]);
-        if (!dir)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(dir)) && t->n_entries < MAX_ENTRY_FILES) {
-            size_t len = strlen(e->d_name);
-            if (len < 9 || strcmp(e->d_name + len - 8, ".desktop") != 0)
-                continue;
-            char path[4096];
-            snprintf(path, sizeof(path), "%s/%s", app_dirs[d], e->d_name);
-            char *name = NULL, *exec = NULL, *prog = NULL;
-            read_entry(path, &name, &exec, &prog);
-            if (!exec || !prog) {
-                free(name);
-                free(exec);
-                free(prog);
-                continue;
-            }
-            if (t->n_entries == cap) {
-                cap = cap ? cap * 2 : 128;
-                entry *l = realloc(t->entries, cap * sizeof(*l));
-                if (!l) {
-                    free(name);
-                    free(exec);
-                    free(prog);
-                    break;
-                }
-                t->entries = l;
-            }
-            t->entries[t->n_entries++] = (entry){strndup(e->d_name, len - 8), name, exec, prog};
-        }
-        closedir(dir);
+    char dir[PATH_MAX];
+    const char *home = getenv("XDG_DATA_HOME"), *user = getenv("HOME");
+    if (home && home[0] == '/')
+        snprintf(dir, sizeof(dir), "%s/applications", home);
+    else if (user && user[0] == '/')
+        snprintf(dir, sizeof(dir), "%s/.local/share/applications", user);
+    else
+        dir[0] = '\0';
+    if (dir[0])
+        load_dir(t, dir, &cap);
+    const char *dirs = getenv("XDG_DATA_DIRS");
+    if (!dirs || !*dirs)
+        dirs = "/usr/local/share:/usr/share";
+    for (const char *p = dirs; *p;) {
+        size_t len = strcspn(p, ":");
+        /* Relative entries are invalid in the spec and ignored. */
+        if (p[0] == '/' && snprintf(dir, sizeof(dir), "%.*s/applications", (int)len, p) <
+                               (int)sizeof(dir))
+            load_dir(t, dir, &cap);
+        p += len;
+        if (*p == ':')
+            p++;
     }
 }
 
@@ -120,7 +161,7 @@ int ad_desktop_entry_find(ad_desktop_entries *t, const char *exe, const char *ap
 }
 
 int ad_desktop_entry_lookup(ad_desktop_entries *t, const char *app, char **ret_id,
-                            char **ret_program)
+                            ad_desktop_exec *ret_exec)
 {
     if (!t)
         return -1;
@@ -135,8 +176,9 @@ int ad_desktop_entry_lookup(ad_desktop_entries *t, const char *app, char **ret_i
             found = &t->entries[i];
     if (!found)
         return -1;
+    if (ad_desktop_exec_copy(ret_exec, &found->run) < 0)
+        return -1;
     *ret_id = strdup(found->id);
-    *ret_program = strdup(found->prog);
     return 0;
 }
 
@@ -148,7 +190,7 @@ void ad_desktop_entries_free(ad_desktop_entries *t)
         free(t->entries[i].id);
         free(t->entries[i].name);
         free(t->entries[i].exec);
-        free(t->entries[i].prog);
+        ad_desktop_exec_clear(&t->entries[i].run);
     }
     free(t->entries);
     free(t);

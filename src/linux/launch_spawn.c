@@ -76,16 +76,21 @@ int ad_launch_resolve(const char *app, ad_desktop_entries *desktop_entries,
                               "command on PATH");
         return -1;
     }
-    char *id = NULL, *exec = NULL;
+    char *id = NULL;
+    ad_desktop_exec exec = {0};
     if (ad_desktop_entry_lookup(desktop_entries, app, &id, &exec) == 0) {
-        char *program = find_program(exec);
-        free(exec);
+        /* The real executable, after any `env NAME=VALUE` of Exec= (desktop_exec.h). */
+        char *program = find_program(exec.program);
         if (program) {
             fill_target(ret, program, id);
-            free(id);
-            return 0;
+            ret->env = exec.env; /* taken over */
+            ret->args = exec.args;
+            exec.env = exec.args = NULL;
         }
+        ad_desktop_exec_clear(&exec);
         free(id); /* an entry without a verified executable names nothing */
+        if (program)
+            return 0;
     }
     char *program = find_program(app);
     if (program)
@@ -97,43 +102,66 @@ int ad_launch_resolve(const char *app, ad_desktop_entries *desktop_entries,
     return -1;
 }
 
-/* Our environment with each "KEY=VALUE" of env replacing or adding its key. The array and
- * the strings of env are borrowed; the caller frees the array only. */
-static char **merged_environment(const json_t *env)
+static size_t count(char *const *list)
 {
-    size_t n = 0, extra = env ? json_array_size(env) : 0;
-    while (environ && environ[n])
+    size_t n = 0;
+    while (list && list[n])
         n++;
-    char **out = calloc(n + extra + 1, sizeof(*out));
+    return n;
+}
+
+/* True when some "KEY=VALUE" of sets (n of them) has the key of entry ("KEY=..."). */
+static bool key_set_in(const char *entry, char *const *sets, size_t n)
+{
+    const char *eq = strchr(entry, '=');
+    size_t key_len = eq ? (size_t)(eq - entry) : strlen(entry);
+    for (size_t j = 0; j < n; j++)
+        if (sets[j] && strncmp(sets[j], entry, key_len) == 0 && sets[j][key_len] == '=')
+            return true;
+    return false;
+}
+
+/* Our environment with each "KEY=VALUE" of the entry's assignments, then of --env, replacing
+ * or adding its key (--env wins over the entry). Every string is borrowed; the caller frees
+ * the array only. */
+static char **merged_environment(char *const *entry_env, const json_t *env)
+{
+    size_t n = count(environ), n_entry = count(entry_env);
+    size_t extra = env ? json_array_size(env) : 0;
+    char **out = calloc(n + n_entry + extra + 1, sizeof(*out));
     if (!out)
         return NULL;
+    /* The overrides in the order they apply: the entry's, then --env's. */
+    char **sets = out + n;
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(environ[i], '=');
-        size_t key_len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
-        bool replaced = false;
-        for (size_t j = 0; j < extra && !replaced; j++) {
-            const char *kv = json_string_value(json_array_get(env, j));
-            replaced = kv && strncmp(kv, environ[i], key_len) == 0 && kv[key_len] == '=';
-        }
-        if (!replaced)
-            out[k++] = environ[i];
-    }
     for (size_t j = 0; j < extra; j++)
-        out[k++] = (char *)json_string_value(json_array_get(env, j));
+        sets[k++] = (char *)json_string_value(json_array_get(env, j));
+    for (size_t j = 0; j < n_entry; j++)
+        if (!key_set_in(entry_env[j], sets, extra))
+            sets[k++] = entry_env[j];
+    size_t n_sets = k, kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!key_set_in(environ[i], sets, n_sets))
+            out[kept++] = environ[i];
+    memmove(out + kept, sets, n_sets * sizeof(*out));
+    out[kept + n_sets] = NULL;
     return out;
 }
 
-/* argv: the program's base name, then args (borrowed strings; the caller frees the array). */
-static char **build_argv(const char *program, const json_t *args)
+/* argv: the program's base name, the entry's Exec= arguments, then args (borrowed strings;
+ * the caller frees the array). */
+static char **build_argv(const char *program, char *const *entry_args, const json_t *args)
 {
-    size_t n = args ? json_array_size(args) : 0;
-    char **argv = calloc(n + 2, sizeof(*argv));
+    size_t n = args ? json_array_size(args) : 0, n_entry = count(entry_args);
+    char **argv = calloc(n_entry + n + 2, sizeof(*argv));
     if (!argv)
         return NULL;
-    argv[0] = (char *)base_name(program);
+    size_t k = 0;
+    argv[k++] = (char *)base_name(program);
+    for (size_t i = 0; i < n_entry; i++)
+        argv[k++] = entry_args[i];
     for (size_t i = 0; i < n; i++)
-        argv[i + 1] = (char *)json_string_value(json_array_get(args, i));
+        argv[k++] = (char *)json_string_value(json_array_get(args, i));
     return argv;
 }
 
@@ -141,8 +169,8 @@ int ad_launch_spawn(const ad_launch_target *t, const ad_launch_req *req, int *re
                     ad_error *err)
 {
     /* --cwd was checked by the launch handler before anything else (commands/launch.c). */
-    char **argv = build_argv(t->program, req->args);
-    char **envp = merged_environment(req->env);
+    char **argv = build_argv(t->program, t->args, req->args);
+    char **envp = merged_environment(t->env, req->env);
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     posix_spawn_file_actions_init(&fa);

@@ -24,7 +24,9 @@ int ad_launch_spawn(const ad_launch_target *t, const ad_launch_req *req, int *re
                     ad_error *err);
 
 /* True when pid's executable sits in a Chromium or Electron build (resources.pak and
- * v8_context_snapshot.bin beside it). */
+ * v8_context_snapshot.bin beside it): what Debian's /usr/lib/chromium and every Electron
+ * release (electron-vNN-linux-x64.zip) ship next to the binary, whatever the app renamed it
+ * to. tests/e2e/test_launch.py says what its test does and does not prove. */
 bool ad_launch_is_chromium(int pid);
 
 #endif

@@ -290,7 +290,10 @@ static bool is_chromium(ad_adapter *a, int pid)
 static const char *protected_process(ad_adapter *a, int pid)
 {
     (void)a;
-    return ad_proc_protected(pid);
+    /* The window manager by what it publishes (EWMH), its executable name only as the
+     * fallback inside ad_proc_protected. */
+    const char *wm = ad_x11_protected_window_manager(pid);
+    return wm ? wm : ad_proc_protected(pid);
 }
 
 static int close_windows(ad_adapter *a, int pid, int *ret_count, ad_error *err)

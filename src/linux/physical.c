@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "linux/atspi_apps.h"
+#include "linux/window_ops.h"
 #include "linux/x11_input.h"
 
 static int64_t ad_now_us_local(void)
@@ -45,22 +46,25 @@ static void step(ad_act_result *r, const char *label, const char *outcome)
     s->outcome = outcome;
 }
 
-/* The X client window behind an AT-SPI window id: same pid, same title. The caller's pid and
- * title are used when it has them; otherwise the window is looked up on the bus. */
-static int x_window_of(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, const char *window_id,
+/* The X client window behind an AT-SPI window id, by the mapping the window commands use
+ * (ad_linux_x_client_of: pid, title and bounds), so two same-titled windows of one process,
+ * or a window whose title changed, are told apart by their place. The caller's window
+ * (known, NULL: none) is used when it is that one; otherwise it is looked up on the bus. */
+static int x_window_of(sd_bus *bus, const ad_window *known, const char *window_id,
                        int64_t deadline_us, uint32_t *ret, int *ret_pid, ad_error *err)
 {
-    if (req && req->window_pid > 0) {
-        *ret_pid = req->window_pid;
-        return ad_x11_find_window(x, req->window_pid, req->window_title, ret, err);
+    if (known && known->id && strcmp(known->id, window_id) == 0) {
+        *ret = ad_linux_x_client_of(known, err);
+        *ret_pid = known->pid;
+        return *ret ? 0 : -1;
     }
     ad_window w = {0};
     if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
         return -1;
-    int rc = ad_x11_find_window(x, w.pid, w.title, ret, err);
+    *ret = ad_linux_x_client_of(&w, err);
     *ret_pid = w.pid;
     ad_window_clear(&w);
-    return rc;
+    return *ret ? 0 : -1;
 }
 
 static int modifier_mask(const json_t *mods, unsigned *ret, ad_error *err)
@@ -114,8 +118,7 @@ static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_
 {
     uint32_t want = 0, active = 0;
     int pid = 0, active_pid = 0;
-    if (x_window_of(bus, x, req, req->require_active_window_id, deadline_us, &want, &pid,
-                    err) < 0 ||
+    if (x_window_of(bus, req->window, req->require_active_window_id, deadline_us, &want, &pid, err) < 0 ||
         ad_x11_active_window(x, &active, &active_pid, err) < 0)
         return -1;
     if (active != want) {
@@ -153,14 +156,14 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
     if (req->require_active_window_id && require_active(bus, x, req, deadline_us, err) < 0)
         goto done;
     if (req->focus_window_id) {
-        if (x_window_of(bus, x, req, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
+        if (x_window_of(bus, req->window, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
             ad_x11_focus_window(x, win, deadline_us, err) < 0)
             goto done;
         step(ret, "EWMH._NET_ACTIVE_WINDOW", "succeeded");
     }
     if (req->verify_window_id) {
-        if (!win && x_window_of(bus, x, req, req->verify_window_id, deadline_us, &win, &pid,
-                                err) < 0)
+        if (!win &&
+            x_window_of(bus, req->window, req->verify_window_id, deadline_us, &win, &pid, err) < 0)
             goto done;
         if (hit_test(x, req, win, pid, err) < 0)
             goto done;
@@ -238,7 +241,7 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool p
     int pid = 0, at_pid = 0, rc = -1;
     bool at_popup = false;
     if (ad_x11_open(&x, err) < 0 ||
-        x_window_of(bus, x, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
+        x_window_of(bus, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
         ad_x11_window_at(x, px, py, &at, &at_pid, &at_popup, err) < 0)
         goto done;
     rc = shows_target(at, at_pid, at_popup, want, pid, popup_ok);

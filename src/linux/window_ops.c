@@ -13,8 +13,7 @@
 #include "linux/x11_origin.h"
 #include "linux/x11_window_ops.h"
 
-/* The X client window of target, or 0 with err set (nothing sent). */
-static uint32_t x_window_of(const ad_window *target, ad_error *err)
+uint32_t ad_linux_x_client_of(const ad_window *target, ad_error *err)
 {
     ad_x11_clients clients = {0};
     if (ad_x11_clients_read(&clients) < 0) {
@@ -102,7 +101,7 @@ int ad_linux_window_op(sd_bus *bus, const ad_window *target, const ad_win_req *r
     memset(ret, 0, sizeof(*ret));
     if (ad_linux_require_x11("Window control", err) < 0)
         return -1;
-    uint32_t xid = x_window_of(target, err);
+    uint32_t xid = ad_linux_x_client_of(target, err);
     ad_x11 *x = NULL;
     if (!xid || ad_x11_open(&x, err) < 0)
         return -1;

@@ -8,6 +8,7 @@
  *   x11_keys.c      combos, the core keyboard mapping and spare keycodes, typing
  *   x11_keynames.c  key and modifier names to keysyms, UTF-8 decoding
  *   x11_close.c     close requests to a process's windows (close-app)
+ *   x11_wm.c        the EWMH window manager: its check window, name and pid (close-app)
  *
  * Requests are sent unchecked; ad_x11_sync makes one GetInputFocus round trip and then drains
  * the event queue, where the errors of unchecked requests arrive, so a refused request turns

@@ -61,6 +61,12 @@ void ad_launch_target_clear(ad_launch_target *t)
     free(t->program);
     free(t->name);
     free(t->desktop_id);
+    for (size_t i = 0; t->env && t->env[i]; i++)
+        free(t->env[i]);
+    free(t->env);
+    for (size_t i = 0; t->args && t->args[i]; i++)
+        free(t->args[i]);
+    free(t->args);
     memset(t, 0, sizeof(*t));
 }
 

@@ -109,6 +109,11 @@ typedef struct {
     char *name;       /* what a running instance is matched by (--app): the command's base
                        * name, or the desktop id when APP named a desktop entry */
     char *desktop_id; /* the desktop entry APP named (file name without .desktop), or NULL */
+    /* What the desktop entry adds, NULL-terminated and owned, or NULL: its "KEY=VALUE"
+     * environment (Exec=env KEY=VALUE prog; --env overrides a key) and the arguments of its
+     * Exec= line (before --arg). */
+    char **env;
+    char **args;
 } ad_launch_target;
 
 typedef struct {
@@ -183,10 +188,9 @@ typedef struct {
     const char *focus_window_id;  /* focus (and verify) this window first, or NULL */
     const char *verify_window_id; /* (x, y) must show this window, or NULL for raw points */
     const char *require_active_window_id; /* refuse unless this window is already active */
-    /* The pid and title of that window when the caller already read them (pid 0: unknown),
-     * so the adapter need not look the window up again. */
-    int window_pid;
-    const char *window_title;
+    /* That window as the caller already read it (list_windows / window_lookup: its pid,
+     * title and bounds), so the adapter need not look it up again; NULL: unknown. Borrowed. */
+    const ad_window *window;
     bool popup_ok; /* verify_window_id's popups of the same process count too (hit_test) */
     int x, y, x2, y2;
     int button, count; /* 1 left, 2 middle, 3 right */

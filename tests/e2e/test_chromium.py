@@ -345,3 +345,61 @@ def test_headed_type_into_a_page_field(cli, page):
     assert "\u00e9t\u00e9" in data["post_state"]["value"]
     obs.wait_until(lambda: len(obs.text_of(entry)) == len(before) + 3 and
                    "\u00e9t\u00e9" in obs.text_of(entry), what="the typed text in the page")
+
+
+# ---- window commands on the Chromium window (commands/app-window.md) ----------------------
+
+
+def test_window_commands_on_the_chromium_window(cli, page, fixture_app):
+    """focus-window, move-window, resize-window, minimize, maximize and restore on a real
+    Chromium window, each read back from the X server alone (xwininfo, xprop, xdotool: the
+    helpers of test_window_ops.py), with list-windows reporting what the command observed."""
+    import test_window_ops as wo
+    from action_helpers import UNVERIFIED, VERIFIED
+    wo._move_and_resize(cli, "Chromium", page.pid, WINDOW_TITLE)
+    window_id = wo.window_id_of(cli, "Chromium", page.pid, WINDOW_TITLE)
+    wid = wo.x_client(page.pid, WINDOW_TITLE)
+    rect = wo.visible_rect(wid)
+    maximized = {"_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ"}
+    try:
+        # Partly off screen to the left (--x=-100), read back.
+        data = cli.ok("move-window", "--window-id", window_id, "--x=-100", "--y=30")
+        assert data["disposition"] == VERIFIED
+        assert wo.near(wo.visible_rect(wid)[:2], (-100, 30)), wo.visible_rect(wid)
+        assert wo.bounds(wo.listed(cli, window_id)) == wo.visible_rect(wid)
+        # Chromium keeps a minimum size: the window manager clamps a 5x5 request.
+        err = expect_error(cli.run("resize-window", "--window-id", window_id, "--width", "5",
+                                   "--height", "5"), "ACTION_FAILED",
+                           delivery="delivered_unverified")
+        o = err["details"]["observed"]
+        assert (o["x"], o["y"], o["width"], o["height"]) == wo.visible_rect(wid)
+        assert o["width"] > 5 + wo.TOLERANCE or o["height"] > 5 + wo.TOLERANCE
+        # Focus away to another app's window and back.
+        cli.ok("focus-window", "--app", "ad-fixture")
+        assert wo.active_window() != wid
+        data = cli.ok("focus-window", "--window-id", window_id)
+        assert data["focused"]["id"] == window_id
+        assert wo.active_window() == wid
+        data = cli.ok("maximize", "--window-id", window_id)
+        assert data["disposition"] == VERIFIED
+        assert maximized <= wo.wm_state(wid)
+        assert wo.bounds(wo.listed(cli, window_id)) == wo.visible_rect(wid)
+        assert cli.ok("restore", "--window-id", window_id)["disposition"] == UNVERIFIED
+        obs.wait_until(lambda: not wo.wm_state(wid) & maximized, what="the maximize to go")
+        data = cli.ok("minimize", "--window-id", window_id)
+        assert data["disposition"] == VERIFIED
+        assert "_NET_WM_STATE_HIDDEN" in wo.wm_state(wid)
+        assert wo.map_state(wid) == "IsUnMapped"
+        assert wo.listed(cli, window_id)["minimized"] is True
+        # focus-window brings the minimized window back and makes it the active one.
+        data = cli.ok("focus-window", "--window-id", window_id)
+        assert data["focused"]["id"] == window_id and data["focused"]["is_focused"] is True
+        assert wo.active_window() == wid and wo.map_state(wid) == "IsViewable"
+        assert data["focused"]["bounds"] == wo.listed(cli, window_id)["bounds"]
+        cli.ok("minimize", "--window-id", window_id)
+        assert cli.ok("restore", "--window-id", window_id)["disposition"] == UNVERIFIED
+        obs.wait_until(lambda: wo.map_state(wid) == "IsViewable" and
+                       "_NET_WM_STATE_HIDDEN" not in wo.wm_state(wid),
+                       what="the window to come back")
+    finally:
+        wo.put_back(cli, wid, window_id, rect)

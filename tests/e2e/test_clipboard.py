@@ -331,3 +331,39 @@ def test_a_killed_helper_loses_the_content_and_the_next_set_starts_another(cli):
     cli.ok("clipboard-set", "second")
     assert xclip_out() == b"second"
     assert helper_pid() not in (None, pid)
+
+
+def test_helper_runs_in_root_not_the_callers_directory(cli, tmp_path):
+    """The helper outlives the command that started it: it must not pin that command's
+    working directory (or its mount). Before b2a01c4 it inherited the caller's."""
+    work = tmp_path / "caller-dir"
+    work.mkdir()
+    p = subprocess.run([cli.binary, "clipboard-set", "from a directory"], cwd=str(work),
+                       capture_output=True, text=True, env=cli.environment(), timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    pid = helper_pid()
+    assert pid and not exited(pid)
+    assert os.readlink("/proc/%d/cwd" % pid) == "/"
+
+
+def test_helper_ends_cleanly_on_sigterm(cli):
+    """SIGTERM ends the helper's loop (b5d588e): it exits, its socket and pid file go with it
+    (a helper killed by the default action leaves both behind, as SIGKILL does above), the
+    selection has no owner, and the next set starts a fresh helper."""
+    from Xlib import X, display
+    cli.ok("clipboard-set", "held until SIGTERM")
+    pid = helper_pid()
+    assert pid and not exited(pid)
+    os.kill(pid, signal.SIGTERM)
+    wait_exited(pid)
+    assert not os.path.exists(os.path.join(helper_dir(), "helper.sock"))
+    assert not os.path.exists(os.path.join(helper_dir(), "helper.pid"))
+    d = display.Display()
+    try:
+        assert d.get_selection_owner(d.intern_atom("CLIPBOARD")) == X.NONE
+    finally:
+        d.close()
+    assert xclip_out() is None
+    cli.ok("clipboard-set", "after")
+    assert xclip_out() == b"after"
+    assert helper_pid() not in (None, pid)

@@ -159,6 +159,103 @@ def test_launch_by_desktop_entry_name_and_id(cli, launched):
         assert _registered(pid) == "gnome-calculator"
 
 
+def _write_entry(data_dir, entry_id, name, exec_line):
+    apps = os.path.join(data_dir, "applications")
+    os.makedirs(apps, exist_ok=True)
+    with open(os.path.join(apps, entry_id + ".desktop"), "w") as f:
+        f.write("[Desktop Entry]\nType=Application\nName=%s\nExec=%s\n" % (name, exec_line))
+
+
+def test_launch_desktop_entry_that_runs_env(cli, fixture_bin, launched, tmp_path):
+    """Exec=env NAME=VALUE... prog: the real executable is the fixture (verified, started
+    directly), the assignments reach its environment, Exec='s own arguments come before
+    --arg, and --env wins over the entry. Entries are read from XDG_DATA_HOME first, then
+    XDG_DATA_DIRS (each a temporary directory here)."""
+    name = _fixture_name("env")
+    entry_id = "org.example.AdEnv%d" % os.getpid()
+    home, dirs = str(tmp_path / "home"), str(tmp_path / "dirs")
+    _write_entry(home, entry_id, "AD Env Fixture %d" % os.getpid(),
+                 'env AD_FIXTURE_NAME=%s AD_LAUNCH_PROBE=entry "AD_ENTRY_SPACED=a b" %s '
+                 '--from-entry %%U' % (name, fixture_bin))
+    # The same id in a later directory is shadowed; another id there is found.
+    _write_entry(dirs, entry_id, "Shadowed", "/nonexistent/prog")
+    _write_entry(dirs, entry_id + "Sys", "AD Sys Fixture %d" % os.getpid(),
+                 "/usr/bin/env AD_FIXTURE_NAME=%s-sys %s" % (name, fixture_bin))
+    xdg = {"XDG_DATA_HOME": home, "XDG_DATA_DIRS": dirs}
+    code, env = cli.run("launch", "AD Env Fixture %d" % os.getpid(), "--no-attach",
+                        "--arg", "--from-cli", "--env", "AD_LAUNCH_PROBE=cli",
+                        "--timeout", LAUNCH_TIMEOUT_MS, env=xdg,
+                        timeout=LAUNCH_TIMEOUT_MS / 1000 + 30)
+    assert code == 0, env
+    pid = env["data"]["pid"]
+    launched.append(pid)
+    assert os.path.realpath("/proc/%d/exe" % pid) == os.path.realpath(fixture_bin)
+    assert _cmdline(pid)[1:] == ["--from-entry", "--from-cli"]
+    environ = _environ(pid)
+    assert environ["AD_FIXTURE_NAME"] == name
+    assert environ["AD_ENTRY_SPACED"] == "a b"
+    assert environ["AD_LAUNCH_PROBE"] == "cli"
+    assert _registered(pid) == name
+    # list-apps matches the running fixture to the entry by the program after env.
+    apps = cli.ok("list-apps", "--app", name, env=xdg)["apps"]
+    assert [a.get("bundle_id") for a in apps if a["pid"] == pid] == [entry_id]
+    code, env = cli.run("launch", entry_id + "Sys", "--no-attach", "--timeout",
+                        LAUNCH_TIMEOUT_MS, env=xdg, timeout=LAUNCH_TIMEOUT_MS / 1000 + 30)
+    assert code == 0, env
+    launched.append(env["data"]["pid"])
+    assert _environ(env["data"]["pid"])["AD_FIXTURE_NAME"] == name + "-sys"
+    # env with an option is not unwrapped: the entry names no verified executable.
+    _write_entry(home, entry_id + "Opt", "AD Opt", "env -i %s" % fixture_bin)
+    expect_error(cli.run("launch", entry_id + "Opt", "--no-attach", env=xdg), "APP_NOT_FOUND")
+
+
+def _bundle(root, files):
+    """A copy of the fixture's executable in its own directory with `files` beside it (a
+    copy, not a link: /proc/<pid>/exe names the link's target)."""
+    def make(fixture_bin, exe_name):
+        os.makedirs(root)
+        exe = os.path.join(root, exe_name)
+        shutil.copy2(fixture_bin, exe)
+        for rel in files:
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(b"\0")
+        return exe
+    return make
+
+
+def test_launch_reports_the_chromium_renderer_of_an_electron_layout(cli, fixture_bin, launched,
+                                                                     tmp_path):
+    """renderer: "chromium" comes from the files beside the running executable
+    (linux/launch_spawn.c): resources.pak and v8_context_snapshot.bin, which Chromium
+    (/usr/lib/chromium here, test_launch_chromium_cdp) and every Electron release ship
+    next to the binary (electron-vNN-linux-x64.zip: electron, resources.pak,
+    v8_context_snapshot.bin, resources/app.asar, ...). No Electron is installed here, so the
+    app below is the fixture copied into that layout under an app's name.
+
+    Proven: the detector reads the layout of the process's own executable (by pid, through
+    /proc/<pid>/exe), names it chromium with both files present, and not with one of them or
+    none. Not proven: that a given Electron app keeps this layout (a build that drops
+    v8_context_snapshot.bin would read as not Chromium), or anything about Electron's
+    accessibility tree."""
+    cases = [
+        ("electron", ["resources.pak", "v8_context_snapshot.bin", "resources/app.asar"], True),
+        ("half", ["resources.pak", "resources/app.asar"], False),
+        ("plain", [], False),
+    ]
+    for tag, files, chromium in cases:
+        name = _fixture_name("renderer-" + tag)
+        exe = _bundle(str(tmp_path / tag), files)(fixture_bin, "slack-like-" + tag)
+        code, env = _launch(cli, exe, "--no-attach", "--env", "AD_FIXTURE_NAME=" + name)
+        assert code == 0, env
+        pid = env["data"]["pid"]
+        launched.append(pid)
+        assert os.readlink("/proc/%d/exe" % pid) == exe
+        assert _registered(pid) == name
+        assert env["data"].get("renderer") == ("chromium" if chromium else None), (tag, env)
+
+
 def test_launch_unknown_app_and_early_exit(cli, tmp_path):
     expect_error(_launch(cli, "no-such-app-anywhere"), "APP_NOT_FOUND")
     plain = tmp_path / "not-executable"

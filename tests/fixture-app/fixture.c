@@ -579,6 +579,20 @@ int main(int argc, char **argv) {
   install_reset(&fx);
   gtk_window_set_default_size(GTK_WINDOW(fx.window), 520, -1);
   gtk_widget_show_all(fx.window);
+  /* AD_FIXTURE_TWIN=1: a second top-level window with the same title (and no other
+   * difference AT-SPI shows but its place and content), for the tests that must tell two
+   * same-titled windows of one process apart (test_headed_windows.py). */
+  if (g_strcmp0(g_getenv("AD_FIXTURE_TWIN"), "1") == 0) {
+    GtkWidget *twin = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+    gtk_window_set_title(GTK_WINDOW(twin), "AD Fixture");
+    ad_name(twin, "twin_window", "AD Fixture");
+    GtkWidget *label = gtk_label_new("twin");
+    ad_name(label, "twin_label", "Twin");
+    gtk_container_add(GTK_CONTAINER(twin), label);
+    gtk_window_set_default_size(GTK_WINDOW(twin), 300, 200);
+    gtk_window_move(GTK_WINDOW(twin), 700, 500);
+    gtk_widget_show_all(twin);
+  }
   write_state(&fx, NULL);
   gtk_main();
   return 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/parse.h"
+#include "core/ctx.h"
 #include "fake_adapter.h"
 #include "linux/app_close.h"
 #include "test_util.h"
@@ -200,6 +201,108 @@ static void test_cli_cdp_takes_an_optional_port(void **state)
 
 /* The Linux list, read from /proc: pid 1, ourselves, our parent, and a process whose
  * executable is named like a display server. */
+/* ---- launch's registration polling, over the fake with launch ops of this file -------- */
+
+#define LAUNCHED_PID 4242
+#define REGISTERS_AT_POLL 3 /* the app registers while launch waits for its 3rd poll */
+
+static const ad_adapter_ops *fake_ops_of_bed;
+static fake_adapter *poll_fake;
+static int n_polls, n_checks_after_registration;
+static bool app_registered;
+static int64_t longest_poll_us;
+
+static int poll_resolve(ad_adapter *a, const char *app, ad_launch_target *ret, ad_error *err)
+{
+    (void)a, (void)err;
+    memset(ret, 0, sizeof(*ret));
+    ret->program = strdup("/fake/bin/slowapp");
+    ret->name = strdup(app);
+    return 0;
+}
+
+static int poll_spawn(ad_adapter *a, const ad_launch_target *t, const ad_launch_req *req,
+                      int *ret_pid, char **ret_instance, ad_error *err)
+{
+    (void)a, (void)req, (void)err;
+    fake_add_app(poll_fake, t->name, LAUNCHED_PID); /* running, not yet registered */
+    *ret_pid = LAUNCHED_PID;
+    *ret_instance = strdup("boot:1");
+    return 0;
+}
+
+/* The registry: the launched app is listed only once it registered. */
+static int poll_list_apps(ad_adapter *a, int64_t deadline_us, ad_app_list *ret, ad_error *err)
+{
+    if (app_registered)
+        n_checks_after_registration++;
+    int rc = fake_ops_of_bed->list_apps(a, deadline_us, ret, err);
+    for (size_t i = 0; rc == 0 && !app_registered && i < ret->count; i++)
+        if (ret->items[i].pid == LAUNCHED_PID)
+            ret->items[i].pid = 0; /* not matched to the launched process yet */
+    return rc;
+}
+
+/* Each poll: how long launch would wait for it, recorded without sleeping; the app
+ * registers during the REGISTERS_AT_POLL-th. */
+static int poll_wait_change(ad_adapter *a, int64_t until_us)
+{
+    (void)a;
+    int64_t span = until_us - ad_now_us();
+    if (span > longest_poll_us)
+        longest_poll_us = span;
+    if (++n_polls == REGISTERS_AT_POLL)
+        app_registered = true;
+    return 0;
+}
+
+static int poll_loopback_port(ad_adapter *a, int port, int *ret_port, ad_error *err)
+{
+    (void)a, (void)port, (void)err;
+    *ret_port = 0;
+    return 0;
+}
+
+static int poll_cdp_version(ad_adapter *a, int port, int64_t deadline_us, json_t **ret,
+                            ad_error *err)
+{
+    (void)a, (void)port, (void)deadline_us, (void)ret;
+    return ad_error_set(err, AD_ACTION_FAILED, "no endpoint in this test");
+}
+
+/* launch returns at its first registration check after the app registered, and a check
+ * comes at most 20 ms after the one before (commit 256b520: was 50 ms). The polls do not
+ * sleep: what is asserted is launch's own schedule and order, not a measured time. */
+static void test_launch_returns_at_the_first_poll_after_registration(void **state)
+{
+    fake_adapter *fake = *state;
+    fake_ops_of_bed = fake->base.ops;
+    static ad_adapter_ops ops;
+    ops = *fake_ops_of_bed;
+    ops.launch_resolve = poll_resolve;
+    ops.launch_spawn = poll_spawn;
+    ops.list_apps = poll_list_apps;
+    ops.wait_change = poll_wait_change;
+    ops.loopback_port = poll_loopback_port;
+    ops.cdp_version = poll_cdp_version;
+    fake->base.ops = &ops;
+    poll_fake = fake;
+    n_polls = n_checks_after_registration = 0;
+    app_registered = false;
+    longest_poll_us = 0;
+    json_t *env = tu_run_exit(fake_base(fake), "launch",
+                              tu_args("launch", "{s:s, s:b}", "app", "slowapp", "no_attach", 1),
+                              NULL, 0);
+    fake->base.ops = fake_ops_of_bed;
+    assert_int_equal(tu_int(env, "data.pid"), LAUNCHED_PID);
+    assert_true(json_object_get(tu_at(env, "data"), "registered") == NULL);
+    assert_int_equal(n_polls, REGISTERS_AT_POLL);   /* no poll after it registered */
+    assert_int_equal(n_checks_after_registration, 1); /* the first check saw it */
+    assert_true(longest_poll_us > 0);
+    assert_true(longest_poll_us <= 20 * 1000);
+    json_decref(env);
+}
+
 static void test_linux_protected_processes(void **state)
 {
     (void)state;
@@ -260,6 +363,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_save_prompt_keeps_the_app_and_is_reported, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_no_window_to_close_fails_closed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_launch_returns_at_the_first_poll_after_registration,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_argument_rules, setup, teardown),
         cmocka_unit_test(test_cli_cdp_takes_an_optional_port),
         cmocka_unit_test(test_linux_protected_processes),

@@ -279,6 +279,23 @@ static void test_every_argument_of_every_command(void **state)
     assert_true(tools > 60);
 }
 
+/* Exactly one entry is what a satisfied --wait-for returns (post_wait.c runs it over the
+ * observed window without a name lookup): a read that takes --window-id and has a handler. */
+static void test_one_fresh_observation_command(void **state)
+{
+    (void)state;
+    size_t marked = 0;
+    for (size_t i = 0; i < ad_commands_count; i++)
+        marked += ad_commands[i].fresh_observation;
+    assert_int_equal(marked, 1);
+    const ad_command *cmd = ad_command_fresh_observation();
+    assert_non_null(cmd);
+    assert_string_equal(cmd->name, "snapshot");
+    assert_false(cmd->mutates);
+    assert_non_null(cmd->handler);
+    assert_non_null(ad_arg_spec_find(cmd->args, "window_id"));
+}
+
 /* The accepted arguments an unknown key's error names are the schema's. */
 static void test_unknown_key_names_the_schema_keys(void **state)
 {
@@ -304,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_argument_of_every_command),
         cmocka_unit_test(test_unknown_key_names_the_schema_keys),
+        cmocka_unit_test(test_one_fresh_observation_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

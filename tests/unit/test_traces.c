@@ -467,24 +467,73 @@ static void test_export_embeds_screens(void **state)
     free(png);
 }
 
+/* Writes one segment, then exports the session's trace; returns the HTML (the caller
+ * frees). */
+static char *export_segment(fx *f, const char *name, const char *text)
+{
+    write_segment_of(f, name, text);
+    json_t *env = NULL;
+    char *html = export_html(f, &env);
+    json_decref(env);
+    return html;
+}
+
+/* One command's start and end lines of segment pid-start_ms, started at start_ms (the
+ * caller frees). */
+static char *command_lines(const char *command, int pid, int start_ms, int duration_ms)
+{
+    char *text = NULL;
+    assert_true(asprintf(&text,
+                         "{\"event\":\"command.start\",\"seq\":0,\"ts_ms\":%d,"
+                         "\"segment\":\"%d-%d\",\"command\":\"%s\"}\n"
+                         "{\"event\":\"command.end\",\"seq\":1,\"ts_ms\":%d,"
+                         "\"segment\":\"%d-%d\",\"command\":\"%s\",\"ok\":true,"
+                         "\"duration_ms\":%d}\n",
+                         start_ms, pid, start_ms, command, start_ms + duration_ms, pid,
+                         start_ms, command, duration_ms) > 0);
+    return text;
+}
+
 /* A trace line is data, never markup: a hostile event name or field cannot add an element
  * or end the viewer's script. */
 static void test_export_escapes_event_text(void **state)
 {
     fx *f = *state;
-    write_segment_of(f, "1-1.jsonl",
-                     "{\"event\":\"x<script>alert(1)</script>\",\"seq\":0,\"ts_ms\":1,"
-                     "\"segment\":\"1-1\\\" onmouseover=\\\"a()\",\"command\":\"<img src=x>\","
-                     "\"ok\":false,\"code\":\"</td></tr></table><b>\"}\n");
-    json_t *env = NULL;
-    char *html = export_html(f, &env);
-    json_decref(env);
+    char *html = export_segment(
+        f, "1-1.jsonl",
+        "{\"event\":\"x<script>alert(1)</script>\",\"seq\":0,\"ts_ms\":1,"
+        "\"segment\":\"1-1\\\" onmouseover=\\\"a()\",\"command\":\"<img src=x>\","
+        "\"ok\":false,\"code\":\"</td></tr></table><b>\"}\n");
     assert_null(strstr(html, "<script>alert"));
     assert_null(strstr(html, "<img src=x>"));
     assert_null(strstr(html, "</table><b>"));
     assert_null(strstr(html, "\" onmouseover"));
     assert_non_null(strstr(html, "x&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert_once(html, "<script>"); /* the viewer's own */
+    free(html);
+}
+
+/* The commands table lists commands in the order they started, each at its start time: a
+ * long command that another process's short one ran inside ends last in the timeline. */
+static void test_export_lists_commands_in_start_order(void **state)
+{
+    fx *f = *state;
+    char *long_one = command_lines("long-one", 10, 100, 400);
+    char *short_one = command_lines("short-one", 11, 200, 100);
+    write_segment_of(f, "10-100.jsonl", long_one);
+    char *html = export_segment(f, "11-200.jsonl", short_one);
+    free(long_one);
+    free(short_one);
+    const char *table = strstr(html, "<table id=\"commands\">");
+    assert_non_null(table);
+    const char *end = strstr(table, "</table>");
+    const char *first = strstr(table, "long-one"), *second = strstr(table, "short-one");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_true(first < second && second < end);
+    /* Each row shows when its command started. */
+    assert_non_null(strstr(table, "<td>00:00:00.100</td><td>long-one</td>"));
+    assert_non_null(strstr(table, "<td>00:00:00.200</td><td>short-one</td>"));
     free(html);
 }
 
@@ -506,6 +555,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_show_needs_recorded_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_embeds_screens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_escapes_event_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_lists_commands_in_start_order, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

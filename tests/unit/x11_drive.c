@@ -13,6 +13,8 @@
  *   x11-drive type TEXT
  *   x11-drive parse COMBO              prints the keysyms in hex; needs no display
  *   x11-drive keymap                   prints a checksum of the core keyboard mapping
+ *   x11-drive wm                       prints "PID NAME" of the EWMH window manager
+ *                                      (linux/x11_wm.c), exit 1 when none
  *
  * Exit status 0 on success; on failure 1, and stderr holds "CODE: message". */
 #include <stdint.h>
@@ -22,6 +24,7 @@
 #include <time.h>
 #include <xcb/xcb.h>
 
+#include "linux/app_close.h"
 #include "linux/x11_input.h"
 
 static int num(const char *s)
@@ -126,6 +129,15 @@ int main(int argc, char **argv)
     int rc = -1;
     if (argc >= 2 && !strcmp(argv[1], "keymap"))
         return keymap_checksum();
+    if (argc == 2 && !strcmp(argv[1], "wm")) {
+        char *name = NULL;
+        int pid = 0;
+        bool found = ad_x11_window_manager(&name, &pid);
+        if (found)
+            printf("%d %s\n", pid, name ? name : "");
+        free(name);
+        return found ? 0 : 1;
+    }
     if (argc == 3 && !strcmp(argv[1], "parse")) {
         uint32_t ks[AD_X11_COMBO_MAX];
         int n;

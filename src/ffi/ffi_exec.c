@@ -1,12 +1,12 @@
-/* ffi_exec.c: the ref action and wait entrypoints, and the log callback.
- *
- * ad_execute_by_ref runs the CLI's command for the action kind (click, type, scroll, ...)
- * through ffi_run (ffi_run_headed for a headed policy), so it gets the validator, the
- * session, the trace and the interaction lease of the CLI; ad_wait runs `wait`. Each ABI
- * struct becomes the "given" arguments the CLI's parser would build: only what the caller set, so the validator's rules (wait's
- * modes, one of REF or --xy, ...) see exactly what was asked and the table fills the
+/* ffi_exec.c: the ref action and wait entrypoints, and the log callback. ad_execute_by_ref runs
+ * the CLI's command for the action kind (click, type, scroll, ...) through ffi_run
+ * (ffi_run_headed for a headed policy), so it gets the validator, the session, the trace and
+ * the interaction lease of the CLI; ad_wait runs `wait`. Each ABI struct becomes the "given"
+ * arguments the CLI's parser would build: only what the caller set, so the validator's rules
+ * (wait's modes, one of REF or --xy, ...) see exactly what was asked and the table fills the
  * defaults. Nothing here re-checks what the validator checks, except the ref, which the ABI
- * wants refused before dispatch (ownership-and-threading.md, "Refs, enums, and panics"). */
+ * wants refused before dispatch (ownership-and-threading.md, "Refs, enums, and panics").
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,7 +34,9 @@ static int setup(void **state)
     f->runtime = tu_tmpdir();
     setenv("XDG_RUNTIME_DIR", f->runtime, 1);
     fake_add_app(f->fake, "editor", 400);
-    fake_add_window(f->fake, "editor", "Notes", fk("window|n=Notes", NULL));
+    fake_add_window(f->fake, "editor", "Notes",
+                    fk("window|n=Notes", fk("button|n=Save|a=Click|b=10,10,80,30", NULL),
+                       NULL))->w.is_focused = true;
     *state = f;
     return 0;
 }
@@ -136,6 +138,25 @@ static void test_close_app_waits_for_the_lease(void **state)
     assert_false(held_elsewhere());
 }
 
+/* The handlers' own delivery paths (AD_LEASE_DELIVERY) refuse the same way: a ref action
+ * and a window write reach nothing of the adapter. */
+static void test_delivery_paths_wait_for_the_lease(void **state)
+{
+    fx *f = *state;
+    char *save = tu_snapshot_ref(fake_base(f->fake), NULL, "Save");
+    int other = hold();
+    expect_lock_timeout(f->fake, "click", tu_args("click", "{s:s}", "ref_id", save));
+    expect_lock_timeout(f->fake, "move-window",
+                        tu_args("move-window", "{s:i, s:i, s:s}", "x", 5, "y", 6, "app",
+                                "editor"));
+    assert_int_equal(f->fake->n_act + f->fake->n_window_op, 0);
+    close(other);
+    json_decref(tu_run_exit(fake_base(f->fake), "click", tu_args("click", "{s:s}", "ref_id",
+                                                                 save), NULL, 0));
+    assert_int_equal(f->fake->n_act, 1);
+    free(save);
+}
+
 /* A thread that holds the lease takes it again at once (no second flock, which would wait
  * for itself); it stays held until the outer release. */
 static void test_the_lease_is_reentrant_per_thread(void **state)
@@ -167,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_every_mutation_declares_its_lease),
         T(test_clipboard_writes_wait_for_the_lease),
         T(test_close_app_waits_for_the_lease),
+        T(test_delivery_paths_wait_for_the_lease),
         T(test_the_lease_is_reentrant_per_thread),
     };
     return cmocka_run_group_tests_name("lease_scope", tests, NULL, NULL);

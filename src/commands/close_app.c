@@ -9,6 +9,7 @@
 #include "commands/handlers.h"
 #include "core/ctx.h"
 #include "core/deadline.h"
+#include "core/lease.h"
 #include "core/window_select.h"
 
 #define LOOKUP_BUDGET_MS 5000
@@ -41,6 +42,26 @@ static json_t *report(const ad_app *app, const char *method, ad_delivery deliver
                      "close-app", "app", app->name, "details", "evidence", evidence,
                      "disposition", ad_disposition_json(delivery), "method", method, "steps",
                      steps, "target", "kind", "app", "name", app->name, "process", process);
+}
+
+/* The close request (request < 0) or a signal (0 terminate, 1 kill) under the interaction
+ * lease, like every mutation (AD_LEASE_DELIVERY): the waits for the exit run without it.
+ * -1 with TIMEOUT (lock_timeout) when another holder kept the lease; *ret_lease_failed
+ * tells that failure from the request's own. */
+static int leased_request(ad_ctx *ctx, const ad_app *app, int request, int *ret_asked,
+                          bool *ret_lease_failed, ad_error *err)
+{
+    ad_lease lease = AD_LEASE_INIT;
+    *ret_lease_failed = ad_lease_acquire(&lease, ad_deadline_after_ms(AD_LEASE_WAIT_MS),
+                                         err) < 0;
+    if (*ret_lease_failed)
+        return -1;
+    const ad_adapter_ops *ops = ctx->adapter->ops;
+    int rc = request < 0 ? ops->close_windows(ctx->adapter, app->pid, ret_asked, err)
+                        : ops->signal_process(ctx->adapter, app->pid, app->process_instance,
+                                              request == 1, err);
+    ad_lease_release(&lease);
+    return rc;
 }
 
 static bool alive(ad_ctx *ctx, const ad_app *app)
@@ -108,7 +129,8 @@ static int still_running(const ad_app *app, const char *why, ad_error *err)
 static int close_graceful(ad_ctx *ctx, const ad_app *app, json_t **ret_data, ad_error *err)
 {
     int asked = 0;
-    if (ctx->adapter->ops->close_windows(ctx->adapter, app->pid, &asked, err) < 0)
+    bool lease_failed;
+    if (leased_request(ctx, app, -1, &asked, &lease_failed, err) < 0)
         return -1;
     if (asked == 0) {
         ad_error_set(err, AD_ACTION_FAILED, "'%s' (pid %d) has no window to close",
@@ -140,13 +162,12 @@ static int close_graceful(ad_ctx *ctx, const ad_app *app, json_t **ret_data, ad_
 
 static int close_force(ad_ctx *ctx, const ad_app *app, json_t **ret_data, ad_error *err)
 {
-    const ad_adapter_ops *ops = ctx->adapter->ops;
     json_t *steps = json_array();
-    bool gone = false;
-    if (ops->signal_process(ctx->adapter, app->pid, app->process_instance, false, err) == 0) {
+    bool gone = false, lease_failed;
+    if (leased_request(ctx, app, 0, NULL, &lease_failed, err) == 0) {
         json_array_append_new(steps, step("terminate_signal", "succeeded", false));
         gone = wait_gone(ctx, app, ad_deadline_after_ms(TERM_BUDGET_MS));
-    } else if (alive(ctx, app)) {
+    } else if (lease_failed || alive(ctx, app)) {
         json_decref(steps);
         return -1;
     } else { /* it exited between the lookup and the signal */
@@ -154,10 +175,15 @@ static int close_force(ad_ctx *ctx, const ad_app *app, json_t **ret_data, ad_err
         gone = true;
     }
     if (!gone) {
-        if (ops->signal_process(ctx->adapter, app->pid, app->process_instance, true, err) == 0)
+        if (leased_request(ctx, app, 1, NULL, &lease_failed, err) == 0) {
             json_array_append_new(steps, step("kill_signal", "succeeded", false));
-        else
+        } else if (lease_failed) {
+            json_decref(steps);
+            err->delivery = AD_DELIVERED_UNVERIFIED; /* the terminate signal went out */
+            return -1;
+        } else {
             ad_error_clear(err); /* gone in between, or refused: the exit check tells */
+        }
         gone = wait_gone(ctx, app, ad_deadline_after_ms(KILL_BUDGET_MS));
     }
     if (!gone) {

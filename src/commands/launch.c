@@ -14,6 +14,7 @@
 #include "commands/handlers.h"
 #include "core/ctx.h"
 #include "core/deadline.h"
+#include "core/lease.h"
 #include "core/trace_event.h"
 #include "core/window_select.h"
 
@@ -140,12 +141,19 @@ static bool app_window(ad_ctx *ctx, const ad_app *app, int64_t deadline, ad_wind
     return found;
 }
 
-/* --activate: focus the window (physical focus, verified by the adapter). */
+/* --activate: focus the window (physical focus, verified by the adapter), under the
+ * interaction lease like every mutation (AD_LEASE_DELIVERY: the waits around it run
+ * without it). */
 static int activate_window(ad_ctx *ctx, const ad_window *w, int64_t deadline, ad_error *err)
 {
     ad_phys_req req = {.kind = AD_PHYS_FOCUS, .focus_window_id = w->id, .window = w};
     ad_act_result res = {0};
-    return ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err);
+    ad_lease lease = AD_LEASE_INIT;
+    if (ad_lease_acquire(&lease, deadline, err) < 0)
+        return -1;
+    int rc = ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err);
+    ad_lease_release(&lease);
+    return rc;
 }
 
 /* What launch waits for, and what it saw. */
@@ -302,10 +310,15 @@ static int finish(ad_ctx *ctx, launch_state *s, const ad_launch_target *t, bool 
     return 0;
 }
 
-/* Starts the app with --cdp's switches after its own --arg values. */
-static int start(ad_ctx *ctx, const ad_launch_target *t, const json_t *args, launch_state *s,
-                 ad_error *err)
+/* Starts the app with --cdp's switches after its own --arg values, under the interaction
+ * lease (waited for until the launch's deadline); the registration wait runs without it.
+ * Once it runs, a later error says something was delivered. */
+static int start(ad_ctx *ctx, const ad_launch_target *t, const json_t *args, int64_t deadline,
+                 launch_state *s, ad_error *err)
 {
+    ad_lease lease = AD_LEASE_INIT;
+    if (ad_lease_acquire(&lease, deadline, err) < 0)
+        return -1;
     json_t *argv = json_copy(json_object_get(args, "arg"));
     if (!argv)
         argv = json_array();
@@ -318,7 +331,10 @@ static int start(ad_ctx *ctx, const ad_launch_target *t, const json_t *args, lau
     ad_launch_req req = {.args = argv, .env = json_object_get(args, "env"),
                          .cwd = ad_arg_str(args, "cwd")};
     int rc = ctx->adapter->ops->launch_spawn(ctx->adapter, t, &req, &s->pid, &s->instance, err);
+    ad_lease_release(&lease);
     json_decref(argv);
+    if (rc == 0)
+        ad_ctx_note_delivery(ctx, AD_DELIVERED_UNVERIFIED);
     return rc;
 }
 
@@ -397,7 +413,7 @@ int ad_cmd_launch(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *
     }
     if (cdp && choose_cdp_port(ctx, (int)ad_arg_int(args, "cdp"), &s.cdp_port, err) < 0)
         goto out;
-    if (start(ctx, &t, args, &s, err) < 0)
+    if (start(ctx, &t, args, deadline, &s, err) < 0)
         goto out;
     ad_trace_event(ctx, "app_spawned", json_pack("{s:s, s:i}", "program", t.program, "pid",
                                                  s.pid));

@@ -17,6 +17,14 @@
 
 #define POLL_INTERVAL_NS (2 * 1000 * 1000)
 
+/* How many leases this thread holds: the outer one locked the file, the rest are nested. */
+static _Thread_local unsigned held_depth;
+
+bool ad_lease_held(void)
+{
+    return held_depth > 0;
+}
+
 /* XDG_RUNTIME_DIR must be ours and private (XDG Base Directory spec): a directory another
  * user controls could hold or swap our lock. */
 static int open_runtime_dir(const char *path, ad_state_dir *ret, ad_error *err)
@@ -90,6 +98,12 @@ int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err)
 {
     l->fd = -1;
     l->contention = 0;
+    l->nested = held_depth > 0;
+    if (l->nested) {
+        held_depth++;
+        l->acquired_us = ad_now_us();
+        return 0;
+    }
     int fd = ad_lease_open(getenv("XDG_RUNTIME_DIR"), "/tmp", err);
     if (fd < 0)
         return -1;
@@ -107,11 +121,12 @@ int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err)
         waited = true;
         if (ad_now_us() >= deadline_us) {
             close(fd);
-            ad_error_set(err, AD_TIMEOUT, "Another agent held the interaction lease until the "
+            ad_error_set(err, AD_TIMEOUT, "Another agent held the interaction lock until the "
                                           "deadline");
             /* Not every command that takes the lease has --timeout-ms: name no flag. */
             ad_error_suggest(err, "Retry after the other action has finished");
-            ad_error_detail(err, "kind", json_string("lease_timeout"));
+            /* The kind the spec names (commands/clipboard.md), for every command. */
+            ad_error_detail(err, "kind", json_string("lock_timeout"));
             return -1;
         }
         /* Polling against the deadline: flock has no timed wait. */
@@ -120,13 +135,20 @@ int ad_lease_acquire(ad_lease *l, int64_t deadline_us, ad_error *err)
     }
     l->fd = fd;
     l->acquired_us = ad_now_us();
+    held_depth++;
     return 0;
 }
 
 int64_t ad_lease_release(ad_lease *l)
 {
+    if (l->nested) {
+        l->nested = false;
+        held_depth--;
+        return (ad_now_us() - l->acquired_us) / 1000;
+    }
     if (l->fd < 0)
         return 0;
+    held_depth--;
     int64_t held = (ad_now_us() - l->acquired_us) / 1000;
     flock(l->fd, LOCK_UN);
     close(l->fd);

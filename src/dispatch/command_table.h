@@ -76,6 +76,21 @@ typedef struct {
     const char *suggestion; /* a suggestion that works when followed; NULL builds one */
 } ad_arg_rule;
 
+/* Where a command takes the interaction lease (core/lease.h), the one lock through which
+ * every mutation of one OS user takes turns (ffi/ownership-and-threading.md, "Concurrent
+ * calls"). Every command that mutates declares one; test_lease_scope.c checks the table. */
+typedef enum {
+    AD_LEASE_NONE = 0,  /* an observation: never waits for it */
+    /* Dispatch holds it around the whole handler (not the post-action wait): a short write
+     * with no waiting of its own (clipboard-set, clipboard-clear). */
+    AD_LEASE_COMMAND,
+    /* The handler's delivery path holds it only while it delivers, so the waiting before
+     * and after runs without it: the ref-action pipeline (core/action.c), physical input
+     * (commands/input.c), the window write (core/window_op.c), launch's spawn and focus,
+     * close-app's close request and signals. */
+    AD_LEASE_DELIVERY,
+} ad_lease_scope;
+
 struct ad_ctx;
 struct ad_error;
 
@@ -89,6 +104,7 @@ typedef struct ad_command {
     const char *group;        /* "App and window", "Observation", ... as in commands.md */
     const char *summary;      /* one line, as in commands.md */
     bool mutates;             /* may change the desktop (MCP: not read-only) */
+    ad_lease_scope lease;     /* where it takes the interaction lease; NONE unless mutates */
     bool accepts_wait_flags;  /* --wait-for / --wait-for-gone / --wait-timeout are allowed */
     bool accepts_debug;       /* --debug --screenshot PATH.html are allowed (visual debug) */
     bool stateless;           /* never opens the state root or a session (version, skills) */

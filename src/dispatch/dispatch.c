@@ -10,6 +10,8 @@
 #include "dispatch/validate.h"
 #include "core/visual_debug.h"
 #include "core/ctx.h"
+#include "core/deadline.h"
+#include "core/lease.h"
 #include "dispatch/post_wait.h"
 #include "core/refs.h"
 #include "core/session.h"
@@ -256,6 +258,22 @@ void ad_preflight_clear(ad_preflight *p)
     p->session_use = (ad_session_use)AD_SESSION_USE_INIT;
 }
 
+/* The handler, under the interaction lease when the table says the whole command needs it
+ * (AD_LEASE_COMMAND). An AD_LEASE_DELIVERY handler takes it itself around its delivery. The
+ * post-action wait runs after the release: it only observes. */
+static int run_handler(ad_ctx *ctx, const ad_command *cmd, const json_t *args, json_t **data,
+                       ad_error *err)
+{
+    if (cmd->lease != AD_LEASE_COMMAND)
+        return cmd->handler(ctx, args, data, err);
+    ad_lease lease = AD_LEASE_INIT;
+    if (ad_lease_acquire(&lease, ad_deadline_after_ms(AD_LEASE_WAIT_MS), err) < 0)
+        return -1;
+    int rc = cmd->handler(ctx, args, data, err);
+    ad_lease_release(&lease);
+    return rc;
+}
+
 json_t *ad_dispatch(ad_adapter *adapter, const ad_command *cmd, const json_t *given_args,
                     const json_t *given_globals, int *ret_exit)
 {
@@ -304,7 +322,7 @@ json_t *ad_dispatch_with(ad_adapter *adapter, const ad_command *cmd, const json_
     }
     if (ad_visual_debug_begin(ctx, args, &debug, &err) < 0)
         goto done;
-    rc = cmd->handler(ctx, args, &data, &err);
+    rc = run_handler(ctx, cmd, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(ctx, args, cmd->mutates, &data, &err);
     if (rc == 0)

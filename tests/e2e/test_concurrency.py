@@ -126,7 +126,7 @@ def test_lease_held_by_a_process_that_dies(cli, fixture_app, lease_holder):
     target = ref(cli, "inc_button")
     t0 = time.monotonic()
     err = expect_error(cli.run("click", target, "--timeout-ms", "500"), "TIMEOUT",
-                       kind="lease_timeout")
+                       kind="lock_timeout")
     assert 0.4 < time.monotonic() - t0 < 5
     assert err["disposition"] == {"delivery": "not_delivered", "retry": "safe"}
     unchanged(fixture_app, before)  # nothing was clicked
@@ -151,7 +151,7 @@ def test_ad_lease_dir_no_longer_escapes_the_lease(cli, fixture_app, lease_holder
     escape = tmp_path / "escape"
     escape.mkdir(mode=0o700)
     expect_error(cli.run("click", target, "--timeout-ms", "2000",
-                         env={"AD_LEASE_DIR": str(escape)}), "TIMEOUT", kind="lease_timeout")
+                         env={"AD_LEASE_DIR": str(escape)}), "TIMEOUT", kind="lock_timeout")
     assert list(escape.iterdir()) == []
     # Canary: once the holder is gone a click lands, and it is the only one.
     os.killpg(lease_holder.pid, signal.SIGKILL)

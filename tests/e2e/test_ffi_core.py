@@ -235,7 +235,7 @@ def test_a_library_click_waits_for_the_lease_and_times_out(cli, build_dir, fixtu
     before = need_state(fixture_app)
     res = driver(cli, build_dir, "click", ref(cli, "inc_button"), "500")
     assert res["rc"] == ERR["TIMEOUT"]
-    assert res["envelope"]["error"]["details"]["kind"] == "lease_timeout"
+    assert res["envelope"]["error"]["details"]["kind"] == "lock_timeout"
     assert res["envelope"]["error"]["disposition"] == NOT_DELIVERED
     assert (res["last_error"]["delivery"], res["last_error"]["retry"]) == \
         (DELIVERY_NOT_DELIVERED, RETRY_SAFE)

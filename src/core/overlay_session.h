@@ -44,6 +44,10 @@ json_t *ad_overlay_style_for(const json_t *setting, const char *agent_id);
 /* The name of the cursor an action of agent_id draws in the session of manifest. */
 const char *ad_overlay_cursor_name(const json_t *manifest, const char *agent_id);
 
+/* True when the command's session draws agent cursors: its overlay is on and the adapter
+ * has an overlay service. */
+bool ad_overlay_session_on(const ad_ctx *ctx);
+
 /* The action hook: when the command's session has the overlay on, asks the service to glide
  * the agent's cursor to (x, y), outline `bounds` (NULL: none) and ripple there (showing the
  * --pointer-image when `pressable`: the action presses the target), and waits

@@ -5,9 +5,13 @@
  * gliding cursor one frame at a time. Different cursors (each agent's own in a multi-agent
  * session) therefore travel at the same time, and the glides of one cursor take turns
  * (sessions.md "Agent identity"): the next starts only when the one before has ended on its
- * point with its ripple shown. */
+ * point with its ripple shown. A waiting glide whose client stopped waiting (it hung up:
+ * its action went ahead without it) is dropped instead of showing a target acted on
+ * already. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "helper/helper_proto.h"
@@ -40,6 +44,14 @@ static void start(ad_overlay *o, cursor *k)
     int64_t last_ms = k->n_pts ? k->pts[k->n_pts - 1].t_ms : 0;
     k->dwell_until = k->start_us + (last_ms + (int64_t)ov_num(style, "dwell_ms", 0)) * 1000;
     k->gliding = true;
+}
+
+/* True when the client closed its end (it sends nothing after its request). */
+static bool client_gone(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
 static void pop(cursor *k)
@@ -106,6 +118,10 @@ void ov_glide_advance(ad_overlay *o)
             if (k->next_pt < k->n_pts || now < k->dwell_until)
                 break;
             finish(o, k);
+            while (k->queue && client_gone(k->queue->fd)) {
+                close(k->queue->fd);
+                pop(k);
+            }
             if (k->queue)
                 start(o, k); /* the next glide of this cursor: its turn now */
         }

@@ -15,6 +15,13 @@
  *                                                       -> "mapped", after the glide (and
  *                                                          the dwell) ended on the point
  *   {"op":"stop","session"}                             -> "stopped": windows destroyed
+ *   {"op":"hide","session"}                             -> "hidden": the session's windows
+ *                                                          unmapped (the server processed it)
+ *   {"op":"unhide","session","cursor","point":[X,Y]?}   -> "shown": bodies and labels mapped
+ *                                                          again, `cursor` moved to `point`
+ *                                                          (core/overlay_input.h)
+ * A glide is answered when it ends; each cursor's glides take turns, different cursors glide
+ * at the same time.
  * "cursor" names the cursor: the agent id in a multi-agent session (each agent its own), ""
  * otherwise (one shared cursor). The style of an action is its agent's profile when one was
  * saved, else the session's style.

@@ -15,7 +15,6 @@
 #include "core/ctx.h"
 #include "core/deadline.h"
 #include "core/trace_event.h"
-#include "core/overlay_input.h"
 #include "core/window_select.h"
 
 /* Registration is polled (a bus-wide watch would wake on every other app's events). */
@@ -147,7 +146,7 @@ static int activate_window(ad_ctx *ctx, const ad_window *w, int64_t deadline, ad
     ad_phys_req req = {.kind = AD_PHYS_FOCUS, .focus_window_id = w->id, .window_pid = w->pid,
                        .window_title = w->title};
     ad_act_result res = {0};
-    return ad_overlay_physical(ctx, &req, deadline, &res, err);
+    return ctx->adapter->ops->physical(ctx->adapter, &req, deadline, &res, err);
 }
 
 /* What launch waits for, and what it saw. */

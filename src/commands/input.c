@@ -12,6 +12,7 @@
 #include "core/action.h"
 #include "core/ctx.h"
 #include "core/lease.h"
+#include "core/overlay_input.h"
 #include "core/overlay_session.h"
 #include "core/resolve.h"
 #include "core/surface.h"
@@ -85,7 +86,7 @@ static int run_physical(ad_ctx *ctx, ad_phys_req *req, ad_act_result *res, ad_er
     ad_lease lease = AD_LEASE_INIT;
     if (ad_lease_acquire(&lease, deadline, err) < 0)
         return -1;
-    int rc = ctx->adapter->ops->physical(ctx->adapter, req, deadline, res, err);
+    int rc = ad_overlay_physical(ctx, req, deadline, res, err);
     ad_lease_release(&lease);
     if (rc == 0)
         ad_ctx_note_delivery(ctx, AD_DELIVERED_UNVERIFIED);
@@ -288,6 +289,7 @@ int ad_cmd_hover(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     }
     ad_phys_req req = {.kind = AD_PHYS_MOVE, .x = x, .y = y};
     ad_act_result res = {0};
+    ad_overlay_before_action(ctx, NULL, x, y, false); /* presentation only, as mouse-move */
     if (run_physical(ctx, &req, &res, err) < 0)
         return -1;
     *ret_data = pointer_report("mouse-move", &res, x, y);
@@ -368,6 +370,9 @@ int ad_cmd_drag(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                        .verify_window_id = from_win, .x = fx, .y = fy, .x2 = tx, .y2 = ty,
                        .duration_ms = (int)duration, .hold_ms = (int)drop};
     ad_act_result res = {0};
+    /* The cursor glides to the press; it reappears at the drop after the input (run_physical
+     * hides it while the drag's real input moves the pointer). */
+    ad_overlay_before_action(ctx, NULL, fx, fy, true);
     if (run_physical(ctx, &req, &res, err) < 0)
         goto done;
     json_t *d = json_object();

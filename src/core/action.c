@@ -12,6 +12,7 @@
 #include "core/actionability.h"
 #include "core/lease.h"
 #include "core/modal_block.h"
+#include "core/overlay_input.h"
 #include "core/overlay_session.h"
 #include "core/present.h"
 #include "core/resolve.h"
@@ -290,7 +291,9 @@ static int dispatch(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r, con
     if (!headed || !(spec->physical_only || spec->physical_first))
         return dispatch_semantic(ctx, spec, r, text, deadline, res, err);
     ad_error perr = AD_ERROR_INIT;
+    bool hid = ad_overlay_hide_for_input(ctx); /* real input: the cursors step aside */
     int rc = dispatch_physical(ctx, spec, r, text, deadline, res, &perr);
+    ad_overlay_show_after_input(ctx, hid, NULL);
     if (rc == 0 && spec->focus_effect) {
         /* focus: the window is active; now the element itself. */
         ad_act_result sem = {0};

@@ -65,12 +65,17 @@ static int glide_budget_ms(const json_t *style)
     return total < 0 ? 0 : total > AD_OVERLAY_MAX_WAIT_MS ? AD_OVERLAY_MAX_WAIT_MS : (int)total;
 }
 
+bool ad_overlay_session_on(const ad_ctx *ctx)
+{
+    return ctx->session_id && json_is_true(json_object_get(ctx->session_manifest, "cursor")) &&
+           ctx->adapter->ops->overlay;
+}
+
 void ad_overlay_before_action(ad_ctx *ctx, const ad_rect *bounds, double x, double y,
                               bool pressable)
 {
     const json_t *m = ctx->session_manifest;
-    if (!ctx->session_id || !json_is_true(json_object_get(m, "cursor")) ||
-        !ctx->adapter->ops->overlay)
+    if (!ad_overlay_session_on(ctx))
         return;
     ad_error e = AD_ERROR_INIT;
     json_t *setting = NULL;

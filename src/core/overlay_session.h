@@ -15,6 +15,13 @@
  *                                                       -> "mapped", after the glide (and
  *                                                          the dwell) ended on the point
  *   {"op":"stop","session"}                             -> "stopped": windows destroyed
+ *   {"op":"hide","session"}                             -> "hidden": the session's windows
+ *                                                          unmapped (the server processed it)
+ *   {"op":"unhide","session","cursor","point":[X,Y]?}   -> "shown": bodies and labels mapped
+ *                                                          again, `cursor` moved to `point`
+ *                                                          (core/overlay_input.h)
+ * A glide is answered when it ends; each cursor's glides take turns, different cursors glide
+ * at the same time.
  * "cursor" names the cursor: the agent id in a multi-agent session (each agent its own), ""
  * otherwise (one shared cursor). The style of an action is its agent's profile when one was
  * saved, else the session's style.
@@ -43,6 +50,10 @@ json_t *ad_overlay_style_for(const json_t *setting, const char *agent_id);
 
 /* The name of the cursor an action of agent_id draws in the session of manifest. */
 const char *ad_overlay_cursor_name(const json_t *manifest, const char *agent_id);
+
+/* True when the command's session draws agent cursors: its overlay is on and the adapter
+ * has an overlay service. */
+bool ad_overlay_session_on(const ad_ctx *ctx);
 
 /* The action hook: when the command's session has the overlay on, asks the service to glide
  * the agent's cursor to (x, y), outline `bounds` (NULL: none) and ripple there (showing the

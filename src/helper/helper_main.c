@@ -4,7 +4,9 @@
  * Started by agent-desktop on demand (detached, stdio on /dev/null). It takes helper.lock
  * (flock) or exits at once because another helper runs, binds helper.sock (0600) in the 0700
  * directory, writes helper.pid, and then serves requests one at a time, routing each by its
- * "service" to a registered service. It exits when no service holds anything and no request
+ * "service" to a registered service. A service may answer later (the overlay's glides, so
+ * that several cursors move at once): it keeps the client's socket and replies from its
+ * dispatch. It exits when no service holds anything and no request
  * is pending: right after the last one let go (for the clipboard: another client took the
  * selection; for the overlay: the last cursor was stopped), or AD_HELPER_IDLE_MS after a
  * start that left nothing held. Services: "clipboard" (clip_owner.h), "overlay"
@@ -44,16 +46,20 @@ static void on_stop_signal(int sig)
 typedef struct {
     const char *name;
     void *state;
+    /* The reply, or NULL when the service kept client_fd to reply later itself
+     * (ad_helper_reply). */
     json_t *(*request)(void *state, const json_t *req, const unsigned char *payload,
-                       size_t len);
+                       size_t len, int client_fd);
     int (*fd)(const void *state);
     int (*dispatch)(void *state);
     bool (*holds)(const void *state);
     int (*timeout_ms)(const void *state); /* the longest poll may wait; -1: any */
 } helper_service;
 
-static json_t *clip_request(void *s, const json_t *req, const unsigned char *p, size_t n)
+static json_t *clip_request(void *s, const json_t *req, const unsigned char *p, size_t n,
+                            int fd)
 {
+    (void)fd;
     return ad_clip_owner_request(s, req, p, n);
 }
 static int clip_fd(const void *s) { return ad_clip_owner_fd(s); }
@@ -61,9 +67,10 @@ static int clip_dispatch(void *s) { return ad_clip_owner_dispatch(s); }
 static bool clip_holds(const void *s) { return ad_clip_owner_holds(s); }
 static int clip_timeout(const void *s) { (void)s; return -1; }
 
-static json_t *overlay_request(void *s, const json_t *req, const unsigned char *p, size_t n)
+static json_t *overlay_request(void *s, const json_t *req, const unsigned char *p, size_t n,
+                               int fd)
 {
-    return ad_overlay_request(s, req, p, n);
+    return ad_overlay_request(s, req, p, n, fd);
 }
 static int overlay_fd(const void *s) { return ad_overlay_fd(s); }
 static int overlay_dispatch(void *s) { return ad_overlay_dispatch(s); }
@@ -90,17 +97,20 @@ static json_t *reply_error(const char *code, const char *message)
     return json_pack("{s:b, s:s, s:s}", "ok", 0, "code", code, "message", message);
 }
 
-/* Reads one request from a connected client, routes it, writes the reply. */
+/* Reads one request from a connected client, routes it, writes the reply and closes fd,
+ * unless the service kept fd to reply later. */
 static void serve_client(int fd)
 {
     int64_t deadline = ad_helper_now_us() + AD_HELPER_IO_MS * 1000;
     json_t *req = NULL, *reply = NULL;
     unsigned char *payload = NULL;
     size_t len = 0;
-    if ((long)getuid() != ad_helper_peer_uid(fd))
-        return; /* another user: no answer at all */
-    if (ad_helper_frame_read(fd, deadline, &req, &payload, &len) < 0)
+    if ((long)getuid() != ad_helper_peer_uid(fd) || /* another user: no answer at all */
+        ad_helper_frame_read(fd, deadline, &req, &payload, &len) < 0) {
+        close(fd);
         return;
+    }
+    bool deferred = false;
     json_int_t v = json_integer_value(json_object_get(req, "v"));
     const char *name = json_string_value(json_object_get(req, "service"));
     if (v != AD_HELPER_VERSION) {
@@ -108,13 +118,13 @@ static void serve_client(int fd)
     } else {
         for (size_t i = 0; i < N_SERVICES && !reply; i++)
             if (name && strcmp(services[i].name, name) == 0)
-                reply = services[i].request(services[i].state, req, payload, len);
-        if (!reply)
+                if (!(reply = services[i].request(services[i].state, req, payload, len, fd)))
+                    deferred = true;
+        if (!reply && !deferred)
             reply = reply_error("INVALID_ARGS", "the helper has no such service");
     }
-    json_object_set_new(reply, "v", json_integer(AD_HELPER_VERSION));
-    json_object_set_new(reply, "pid", json_integer(getpid()));
-    ad_helper_frame_write(fd, reply, NULL, 0, deadline);
+    if (!deferred)
+        ad_helper_reply(fd, reply, deadline);
     json_decref(reply);
     json_decref(req);
     free(payload);
@@ -186,7 +196,6 @@ static int accept_all(int lfd)
         if (cfd < 0)
             return served;
         serve_client(cfd);
-        close(cfd);
         served++;
     }
 }

@@ -164,3 +164,11 @@ long ad_helper_peer_uid(int fd)
         return -1;
     return (long)cred.uid;
 }
+
+void ad_helper_reply(int fd, json_t *reply, int64_t deadline_us)
+{
+    json_object_set_new(reply, "v", json_integer(AD_HELPER_VERSION));
+    json_object_set_new(reply, "pid", json_integer(getpid()));
+    ad_helper_frame_write(fd, reply, NULL, 0, deadline_us);
+    close(fd);
+}

@@ -60,6 +60,11 @@ int ad_helper_path(char *buf, size_t size, const char *dir, const char *name);
 int ad_helper_frame_write(int fd, json_t *header, const void *payload, size_t len,
                           int64_t deadline_us);
 
+/* The helper's reply to a request: sets reply's "v" and "pid" (reply is borrowed), writes it
+ * to fd until deadline_us and closes fd. Used for every reply, at once or deferred (a
+ * service that answers later, overlay_x11.h's glide, owns the fd until it replies). */
+void ad_helper_reply(int fd, json_t *reply, int64_t deadline_us);
+
 /* Reads one frame until deadline_us. 0 with *ret_header (a new reference) and *ret_payload
  * (malloc'd, NULL when empty; the caller frees) and *ret_len; -1 with errno on failure
  * (EPROTO for a malformed frame, ECONNRESET for a peer that closed first). Nothing is

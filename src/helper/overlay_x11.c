@@ -2,42 +2,20 @@
  * (overlay_x11.h). */
 #include "helper/overlay_x11.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 #include <xcb/shape.h>
 #include <xcb/xcb.h>
 #include <xcb/xfixes.h>
 
-#include "core/overlay_motion.h"
 #include "helper/helper_proto.h"
-#include "helper/overlay_paint.h"
+#include "helper/overlay_label.h"
+#include "helper/overlay_x11_private.h"
 
 #define OUTLINE_PX 3
-#define LABEL_MAX 200
-
-typedef struct {
-    char *session, *name;
-    xcb_window_t body, label, outline, ripple;
-    ad_paint body_px, ripple_px;
-    char label_text[LABEL_MAX];
-    double x, y;
-    bool placed;
-    int64_t effects_until; /* 0: no outline or ripple shown */
-} cursor;
-
-struct ad_overlay {
-    xcb_connection_t *c;
-    char *display;
-    xcb_screen_t *screen;
-    xcb_gcontext_t gc;
-    bool has_font;
-    cursor **cursors;
-    size_t n;
-};
 
 ad_overlay *ad_overlay_new(void)
 {
@@ -46,6 +24,7 @@ ad_overlay *ad_overlay_new(void)
 
 static void cursor_free(ad_overlay *o, cursor *k)
 {
+    ov_glide_fail_all(k, "the cursor was stopped before its glide ended");
     if (o->c && !xcb_connection_has_error(o->c)) {
         xcb_window_t w[] = {k->body, k->label, k->outline, k->ripple};
         for (size_t i = 0; i < 4; i++)
@@ -98,7 +77,7 @@ bool ad_overlay_holds(const ad_overlay *o)
 
 int ad_overlay_timeout_ms(const ad_overlay *o)
 {
-    int64_t soonest = 0;
+    int64_t soonest = ov_glide_next_us(o);
     for (size_t i = 0; i < o->n; i++)
         if (o->cursors[i]->effects_until &&
             (!soonest || o->cursors[i]->effects_until < soonest))
@@ -191,6 +170,9 @@ static cursor *find_cursor(ad_overlay *o, const char *session, const char *name,
         free(k);
         return NULL;
     }
+    for (size_t i = 0; i < o->n; i++) /* a session hidden for input hides its new cursors */
+        if (strcmp(o->cursors[i]->session, session) == 0)
+            k->hidden = o->cursors[i]->hidden;
     k->body = make_window(o, "cursor", k, 0);
     k->label = make_window(o, "cursor-label", k, 0x000000);
     k->outline = make_window(o, "cursor-outline", k, 0);
@@ -199,7 +181,7 @@ static cursor *find_cursor(ad_overlay *o, const char *session, const char *name,
     return k;
 }
 
-static double num(const json_t *style, const char *key, double fallback)
+double ov_num(const json_t *style, const char *key, double fallback)
 {
     json_t *v = json_object_get(style, key);
     return json_is_number(v) ? json_number_value(v) : fallback;
@@ -208,28 +190,6 @@ static double num(const json_t *style, const char *key, double fallback)
 static const char *text(const json_t *style, const char *key)
 {
     return json_string_value(json_object_get(style, key));
-}
-
-/* The first max_words words of label into buf, single-spaced. */
-static void first_words(const char *label, int max_words, char *buf, size_t size)
-{
-    size_t n = 0;
-    int words = 0;
-    buf[0] = '\0';
-    for (const char *p = label; p && *p && words < max_words;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        if (n && n + 1 < size)
-            buf[n++] = ' ';
-        while (*p && !isspace((unsigned char)*p) && n + 1 < size)
-            buf[n++] = *p++;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        words++;
-    }
-    buf[n] = '\0';
 }
 
 static void configure(ad_overlay *o, xcb_window_t w, int x, int y, int width, int height)
@@ -247,7 +207,7 @@ static void move(ad_overlay *o, xcb_window_t w, int x, int y)
                                       XCB_CONFIG_WINDOW_STACK_MODE, v);
 }
 
-static void raise_window(ad_overlay *o, xcb_window_t w)
+void ov_raise(ad_overlay *o, xcb_window_t w)
 {
     uint32_t v[] = {XCB_STACK_MODE_ABOVE};
     xcb_configure_window(o->c, w, XCB_CONFIG_WINDOW_STACK_MODE, v);
@@ -255,7 +215,7 @@ static void raise_window(ad_overlay *o, xcb_window_t w)
 
 /* Draws the body from the style: its image (or pointer image over a pressable target) when
  * one loads, else the arrow. */
-static void apply_style(ad_overlay *o, cursor *k, const json_t *style, bool pressable)
+void ov_apply_style(ad_overlay *o, cursor *k, const json_t *style, bool pressable)
 {
     ad_paint_free(&k->body_px);
     uint32_t accent = ad_paint_colour(text(style, "accent"));
@@ -267,7 +227,7 @@ static void apply_style(ad_overlay *o, cursor *k, const json_t *style, bool pres
         k->body_px.hot_x = (int)json_integer_value(json_array_get(hs, 0));
         k->body_px.hot_y = (int)json_integer_value(json_array_get(hs, 1));
     } else {
-        ad_paint_arrow(&k->body_px, num(style, "size", 1.0),
+        ad_paint_arrow(&k->body_px, ov_num(style, "size", 1.0),
                        fill ? ad_paint_colour(fill) : accent,
                        ad_paint_colour(text(style, "rim")));
     }
@@ -277,10 +237,10 @@ static void apply_style(ad_overlay *o, cursor *k, const json_t *style, bool pres
     uint32_t bg[] = {accent};
     xcb_change_window_attributes(o->c, k->outline, XCB_CW_BACK_PIXEL, bg);
     ad_paint_free(&k->ripple_px);
-    double size = num(style, "size", 1.0);
+    double size = ov_num(style, "size", 1.0);
     ad_paint_ring(&k->ripple_px, (int)lround(16 * size), size >= 2 ? 4 : 3, accent);
-    first_words(text(style, "label"), (int)num(style, "max_words", 6), k->label_text,
-                sizeof(k->label_text));
+    ad_overlay_label_text(text(style, "label"), (int)ov_num(style, "max_words", 6),
+                          k->label_text, sizeof(k->label_text));
 }
 
 static void draw_label(ad_overlay *o, const cursor *k)
@@ -292,7 +252,7 @@ static void draw_label(ad_overlay *o, const cursor *k)
 }
 
 /* Puts the body (and the label beside it) at the cursor's point, above every window. */
-static void place(ad_overlay *o, cursor *k)
+void ov_place(ad_overlay *o, cursor *k)
 {
     int bx = (int)lround(k->x) - k->body_px.hot_x, by = (int)lround(k->y) - k->body_px.hot_y;
     move(o, k->body, bx, by);
@@ -300,7 +260,7 @@ static void place(ad_overlay *o, cursor *k)
         move(o, k->label, bx + k->body_px.w + 4, by + k->body_px.h / 2);
 }
 
-static void show_body(ad_overlay *o, cursor *k)
+void ov_show_body(ad_overlay *o, cursor *k)
 {
     if (!k->placed) { /* a new cursor starts where the real pointer is */
         xcb_query_pointer_reply_t *p =
@@ -313,12 +273,14 @@ static void show_body(ad_overlay *o, cursor *k)
     if (k->label_text[0]) {
         int w = (int)strlen(k->label_text) * 6 + 12;
         configure(o, k->label, 0, 0, w, 20);
-        xcb_map_window(o->c, k->label);
+        if (!k->hidden)
+            xcb_map_window(o->c, k->label);
     } else {
         xcb_unmap_window(o->c, k->label);
     }
-    place(o, k);
-    xcb_map_window(o->c, k->body);
+    ov_place(o, k);
+    if (!k->hidden)
+        xcb_map_window(o->c, k->body);
     draw_label(o, k);
 }
 
@@ -336,7 +298,7 @@ static void redraw(ad_overlay *o, xcb_window_t w)
 }
 
 /* Handles every queued event; -1 when the connection broke. */
-static int drain(ad_overlay *o)
+int ov_drain(ad_overlay *o)
 {
     xcb_generic_event_t *ev;
     while ((ev = xcb_poll_for_event(o->c))) {
@@ -352,6 +314,7 @@ int ad_overlay_dispatch(ad_overlay *o)
 {
     if (!o->c)
         return 0;
+    ov_glide_advance(o);
     int64_t now = ad_helper_now_us();
     for (size_t i = 0; i < o->n; i++) {
         cursor *k = o->cursors[i];
@@ -361,7 +324,7 @@ int ad_overlay_dispatch(ad_overlay *o)
             k->effects_until = 0;
         }
     }
-    if (drain(o) < 0) {
+    if (ov_drain(o) < 0) {
         disconnect(o);
         return -1;
     }
@@ -369,7 +332,7 @@ int ad_overlay_dispatch(ad_overlay *o)
 }
 
 /* True when the server reports w mapped and viewable (a round trip). */
-static bool viewable(ad_overlay *o, xcb_window_t w)
+bool ov_viewable(ad_overlay *o, xcb_window_t w)
 {
     xcb_get_window_attributes_reply_t *a =
         xcb_get_window_attributes_reply(o->c, xcb_get_window_attributes(o->c, w), NULL);
@@ -378,16 +341,7 @@ static bool viewable(ad_overlay *o, xcb_window_t w)
     return v;
 }
 
-static void sleep_until(int64_t t_us)
-{
-    int64_t left = t_us - ad_helper_now_us();
-    if (left <= 0)
-        return;
-    struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
-    nanosleep(&ts, NULL);
-}
-
-static void show_outline(ad_overlay *o, cursor *k, const json_t *bounds)
+void ov_show_outline(ad_overlay *o, cursor *k, const json_t *bounds)
 {
     int x = (int)json_number_value(json_array_get(bounds, 0)) - OUTLINE_PX;
     int y = (int)json_number_value(json_array_get(bounds, 1)) - OUTLINE_PX;
@@ -403,37 +357,38 @@ static void show_outline(ad_overlay *o, cursor *k, const json_t *bounds)
                            {(int16_t)(w - OUTLINE_PX), 0, OUTLINE_PX, (uint16_t)h}};
     xcb_shape_rectangles(o->c, XCB_SHAPE_SO_SET, XCB_SHAPE_SK_BOUNDING,
                          XCB_CLIP_ORDERING_UNSORTED, k->outline, 0, 0, 4, r);
-    xcb_map_window(o->c, k->outline);
-    raise_window(o, k->outline);
+    if (!k->hidden)
+        xcb_map_window(o->c, k->outline);
+    ov_raise(o, k->outline);
 }
 
-static void glide(ad_overlay *o, cursor *k, const json_t *style, double px, double py)
+void ov_show_ripple(ad_overlay *o, cursor *k)
 {
-    json_t *travel = json_object_get(style, "travel_ms");
-    json_t *seed = json_object_get(style, "motion_seed");
-    ad_motion_params p = {
-        .travel_min_ms = (int)json_integer_value(json_array_get(travel, 0)),
-        .travel_max_ms = (int)json_integer_value(json_array_get(travel, 1)),
-        .bow = num(style, "bow", 1), .overshoot = num(style, "overshoot", 0.035),
-        .tremor = num(style, "tremor", 1.1), .has_seed = json_is_integer(seed),
-        .seed = json_integer_value(seed)};
-    ad_motion_point pts[AD_MOTION_MAX_POINTS];
-    size_t n = ad_motion_path(&p, k->x, k->y, px, py, pts, AD_MOTION_MAX_POINTS);
-    int64_t start = ad_helper_now_us();
-    for (size_t i = 0; i < n; i++) {
-        sleep_until(start + (int64_t)pts[i].t_ms * 1000);
-        k->x = pts[i].x;
-        k->y = pts[i].y;
-        place(o, k);
-        drain(o);
-    }
-    int64_t dwell = (int64_t)num(style, "dwell_ms", 0);
-    sleep_until(ad_helper_now_us() + dwell * 1000);
+    if (!k->ripple_px.px)
+        return;
+    configure(o, k->ripple, (int)lround(k->x) - k->ripple_px.hot_x,
+              (int)lround(k->y) - k->ripple_px.hot_y, k->ripple_px.w, k->ripple_px.h);
+    ad_paint_show(o->c, o->screen, k->ripple, o->gc, &k->ripple_px);
+    if (!k->hidden)
+        xcb_map_window(o->c, k->ripple);
+    ov_raise(o, k->ripple);
 }
 
-static json_t *refuse(const char *code, const char *message)
+json_t *ov_refuse(const char *code, const char *message)
 {
     return json_pack("{s:b, s:s, s:s}", "ok", 0, "code", code, "message", message);
+}
+
+static int round_trip(ad_overlay *o)
+{
+    xcb_get_input_focus_reply_t *r =
+        xcb_get_input_focus_reply(o->c, xcb_get_input_focus(o->c), NULL);
+    free(r);
+    if (!r || ov_drain(o) < 0) {
+        disconnect(o);
+        return -1;
+    }
+    return 0;
 }
 
 static json_t *do_stop(ad_overlay *o, const char *session)
@@ -448,19 +403,48 @@ static json_t *do_stop(ad_overlay *o, const char *session)
         o->cursors[i] = o->cursors[--o->n];
         stopped++;
     }
-    /* A round trip: the destroys were processed (an error would break the connection). */
-    xcb_get_input_focus_reply_t *r =
-        xcb_get_input_focus_reply(o->c, xcb_get_input_focus(o->c), NULL);
-    free(r);
-    if (!r || drain(o) < 0) {
-        disconnect(o);
-        return refuse("ACTION_FAILED", "the X connection broke while removing the cursors");
-    }
+    if (round_trip(o) < 0) /* the destroys were processed */
+        return ov_refuse("ACTION_FAILED", "the X connection broke while removing the cursors");
     return json_pack("{s:b, s:i}", "ok", 1, "stopped", stopped);
 }
 
+/* A round trip: every request before it was processed (an error would break the
+ * connection). 0, or -1 after the connection broke (then disconnected). */
+/* "hide": unmaps every window of the session's cursors and replies once the server has
+ * processed the unmaps, so input the caller sends after the reply finds them unmapped.
+ * "unhide": maps the bodies and labels again, the cursor `name` first moved to `point`
+ * when one is given (where the input left the real pointer: a drag's drop point). */
+static json_t *do_hide(ad_overlay *o, const char *session, bool hide, const char *name,
+                       const json_t *point)
+{
+    int count = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        cursor *k = o->cursors[i];
+        if (strcmp(k->session, session) != 0)
+            continue;
+        k->hidden = hide;
+        count++;
+        if (hide) {
+            xcb_window_t w[] = {k->body, k->label, k->outline, k->ripple};
+            for (size_t j = 0; j < 4; j++)
+                xcb_unmap_window(o->c, w[j]);
+            continue;
+        }
+        if (name && strcmp(k->name, name) == 0 && json_array_size(point) == 2 &&
+            !k->gliding) {
+            k->x = json_number_value(json_array_get(point, 0));
+            k->y = json_number_value(json_array_get(point, 1));
+        }
+        if (k->placed)
+            ov_show_body(o, k);
+    }
+    if (round_trip(o) < 0)
+        return ov_refuse("ACTION_FAILED", "the X connection broke while hiding the cursors");
+    return json_pack("{s:b, s:i}", "ok", 1, hide ? "hidden" : "shown", count);
+}
+
 json_t *ad_overlay_request(ad_overlay *o, const json_t *req, const unsigned char *payload,
-                           size_t len)
+                           size_t len, int client_fd)
 {
     (void)payload;
     (void)len;
@@ -470,45 +454,37 @@ json_t *ad_overlay_request(ad_overlay *o, const json_t *req, const unsigned char
     const char *name = json_string_value(json_object_get(req, "cursor"));
     const json_t *style = json_object_get(req, "style");
     if (!op || !display || !display[0] || !session)
-        return refuse("INVALID_ARGS", "an overlay request names its op, display and session");
+        return ov_refuse("INVALID_ARGS", "an overlay request names its op, display and session");
     if (o->c && xcb_connection_has_error(o->c))
         disconnect(o);
     if (o->c && strcmp(o->display, display) != 0)
-        return refuse("ACTION_FAILED", "the running helper serves another X display");
-    if (strcmp(op, "stop") == 0 && !o->c)
-        return json_pack("{s:b, s:i}", "ok", 1, "stopped", 0);
+        return ov_refuse("ACTION_FAILED", "the running helper serves another X display");
+    bool is_stop = strcmp(op, "stop") == 0;
+    bool is_hide = strcmp(op, "hide") == 0, is_unhide = strcmp(op, "unhide") == 0;
+    if ((is_stop || is_hide || is_unhide) && !o->c) /* nothing drawn */
+        return json_pack("{s:b, s:i}", "ok", 1, is_stop ? "stopped" : is_hide ? "hidden"
+                                                                              : "shown", 0);
     if (!o->c && connect_display(o, display) < 0)
-        return refuse("PLATFORM_NOT_SUPPORTED",
-                      "the helper cannot draw on the X display (SHAPE and XFixes 2 needed)");
-    if (strcmp(op, "stop") == 0)
+        return ov_refuse("PLATFORM_NOT_SUPPORTED",
+                         "the helper cannot draw on the X display (SHAPE and XFixes 2 needed)");
+    if (is_stop)
         return do_stop(o, session);
+    if (is_hide || is_unhide)
+        return do_hide(o, session, is_hide, name, json_object_get(req, "point"));
     bool is_glide = strcmp(op, "glide") == 0;
     if ((!is_glide && strcmp(op, "show") != 0) || !name || !json_is_object(style))
-        return refuse("INVALID_ARGS", "an overlay request is show, glide or stop");
+        return ov_refuse("INVALID_ARGS",
+                         "an overlay request is show, glide, hide, unhide or stop");
     cursor *k = find_cursor(o, session, name, true);
     if (!k)
-        return refuse("ACTION_FAILED", "out of memory");
-    apply_style(o, k, style, json_is_true(json_object_get(req, "pressable")));
-    show_body(o, k);
-    json_t *point = json_object_get(req, "point");
-    if (is_glide && json_array_size(point) == 2) {
-        const json_t *bounds = json_object_get(req, "bounds");
-        if (json_is_true(json_object_get(style, "highlight")) && json_array_size(bounds) == 4)
-            show_outline(o, k, bounds);
-        raise_window(o, k->body);
-        glide(o, k, style, json_number_value(json_array_get(point, 0)),
-              json_number_value(json_array_get(point, 1)));
-        if (json_is_true(json_object_get(style, "ripple")) && k->ripple_px.px) {
-            configure(o, k->ripple, (int)lround(k->x) - k->ripple_px.hot_x,
-                      (int)lround(k->y) - k->ripple_px.hot_y, k->ripple_px.w, k->ripple_px.h);
-            ad_paint_show(o->c, o->screen, k->ripple, o->gc, &k->ripple_px);
-            xcb_map_window(o->c, k->ripple);
-            raise_window(o, k->ripple);
-        }
-        place(o, k); /* the body above its own effects */
-        k->effects_until = ad_helper_now_us() + AD_OVERLAY_EFFECT_MS * 1000;
+        return ov_refuse("ACTION_FAILED", "out of memory");
+    if (is_glide && json_array_size(json_object_get(req, "point")) == 2) {
+        ov_glide_enqueue(o, k, req, client_fd);
+        return NULL; /* the reply is the glide's end */
     }
-    bool mapped = drain(o) == 0 && viewable(o, k->body);
+    ov_apply_style(o, k, style, json_is_true(json_object_get(req, "pressable")));
+    ov_show_body(o, k);
+    bool mapped = ov_drain(o) == 0 && ov_viewable(o, k->body);
     char window[32];
     snprintf(window, sizeof(window), "0x%x", (unsigned)k->body);
     return json_pack("{s:b, s:b, s:s}", "ok", 1, "mapped", mapped, "window", window);

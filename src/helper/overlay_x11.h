@@ -16,8 +16,15 @@
  * Windows are named "agent-desktop cursor SESSION/NAME" (WM_NAME) so tools can find them.
  *
  * The service holds something while any cursor exists, which keeps the helper running; a
- * stop of the last session's cursors lets it exit. A glide blocks the helper for at most
- * its travel plus dwell (700 ms): other requests wait that long.
+ * stop of the last session's cursors lets it exit. A glide never blocks the helper: it is
+ * answered when it ends (overlay_glide.c), so each cursor glides while the others do, and
+ * one cursor's glides take turns.
+ *
+ * A headed command hides the session's cursors while it sends real input
+ * (guides/headed-mode.md "See where actions land"): "hide" unmaps every window of the
+ * session and answers after the server processed the unmaps; "unhide" maps the bodies and
+ * labels again (the acting cursor first moved to "point", a drag's drop point). While
+ * hidden, glides still move the windows but map none of them.
  */
 #ifndef AD_OVERLAY_X11_H
 #define AD_OVERLAY_X11_H
@@ -40,8 +47,9 @@ bool ad_overlay_holds(const ad_overlay *o);
 /* The longest the helper may sleep before ad_overlay_dispatch must run again (an effect to
  * hide), in ms; -1 for no limit. */
 int ad_overlay_timeout_ms(const ad_overlay *o);
-/* Serves one request; the reply header is a new reference. */
+/* Serves one request; the reply header is a new reference, or NULL for a glide: the service
+ * then owns client_fd and replies on it (ad_helper_reply) when the glide has ended. */
 json_t *ad_overlay_request(ad_overlay *o, const json_t *req, const unsigned char *payload,
-                           size_t len);
+                           size_t len, int client_fd);
 
 #endif

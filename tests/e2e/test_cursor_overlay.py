@@ -305,9 +305,12 @@ def test_the_cursor_glides_and_outlines_and_ripples_during_the_action(cli, fixtu
     def sample():
         out = {}
         for role, w in win.items():
+            # The map state first: the helper configures a window before it maps it, so a
+            # window seen mapped has its place already (read the other way round, a window
+            # mapped between the two reads shows mapped with its old geometry).
+            viewable = w.get_attributes().map_state == X.IsViewable
             g = w.get_geometry()
-            out[role] = (w.get_attributes().map_state == X.IsViewable, g.x, g.y, g.width,
-                         g.height)
+            out[role] = (viewable, g.x, g.y, g.width, g.height)
         return out
 
     before = need_state(fixture_app)

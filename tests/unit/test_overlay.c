@@ -17,6 +17,7 @@
 #include "core/overlay_motion.h"
 #include "core/overlay_style.h"
 #include "dispatch/validate.h"
+#include "helper/overlay_label.h"
 #include "test_util.h"
 
 /* Validates cursor-overlay with given (JSON text): 0 with *ret_args, or -1 with err. */
@@ -303,6 +304,25 @@ static void test_bow_overshoot_and_tremor_bounds(void **state)
     assert_true(pts[0].x == 100 && pts[n - 1].x == 700);
 }
 
+/* The pill's text (helper/overlay_label.h): words as given, each non-ASCII character one
+ * '?', malformed bytes and control characters too, a cut never halves a sequence. */
+static void test_label_text_is_ascii_one_cell_per_character(void **state)
+{
+    (void)state;
+    char buf[64];
+    ad_overlay_label_text("  press   the\tbutton now ", 3, buf, sizeof(buf));
+    assert_string_equal(buf, "press the button");
+    ad_overlay_label_text("caf\xc3\xa9 \xe2\x98\x95 \xf0\x9f\x98\x80" "!", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "caf? ? ?!");
+    /* A stray continuation byte, a truncated sequence, an invalid lead, a control. */
+    ad_overlay_label_text("a\x80" "b \xe2\x98 c\xff" "d e\x01" "f", 6, buf, sizeof(buf));
+    assert_string_equal(buf, "a?b ? c?d e?f");
+    ad_overlay_label_text("\xe6\x97\xa5\xe6\x9c\xac", 6, buf, 3); /* cut: two cells */
+    assert_string_equal(buf, "??");
+    ad_overlay_label_text(NULL, 6, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_style_defaults_match_the_table),
         cmocka_unit_test(test_path_is_deterministic_and_ends_on_the_target),
         cmocka_unit_test(test_bow_overshoot_and_tremor_bounds),
+        cmocka_unit_test(test_label_text_is_ascii_one_cell_per_character),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

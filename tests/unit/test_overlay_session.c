@@ -1,7 +1,8 @@
 /* test_overlay_session.c: cursor-overlay and the action hook through ad_dispatch and the fake
  * adapter (core/overlay_session.h): what enable saves and reports, what an action asks the
  * service to draw and that it acts the same when drawing fails, disable's unconfirmed
- * teardown (delivery_uncertain, the setting saved), and session end's stop. */
+ * teardown (delivery_uncertain, the setting saved), session end's stop, and real input
+ * between a hide and an unhide (core/overlay_input.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/overlay_input.h"
 #include "core/overlay_session.h"
 #include "core/session.h"
 #include "dispatch/command_table.h"
@@ -192,6 +194,73 @@ static void test_disable_unconfirmed_is_delivery_uncertain(void **state)
     free(id);
 }
 
+/* A physical op that notes its call among the fake's overlay requests, so their order
+ * shows. */
+static fake_adapter *noting;
+
+static int noting_physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
+                           ad_act_result *res, ad_error *err)
+{
+    (void)a;
+    (void)deadline_us;
+    (void)res;
+    (void)err;
+    json_array_append_new(noting->overlay_requests,
+                          json_pack("{s:s, s:i}", "op", "physical", "kind", req->kind));
+    return 0;
+}
+
+static const char *op_at(tu_bed *b, size_t i)
+{
+    return json_string_value(json_object_get(json_array_get(b->fake->overlay_requests, i),
+                                             "op"));
+}
+
+static void test_real_input_runs_between_a_hide_and_an_unhide(void **state)
+{
+    tu_bed *b = *state;
+    ad_adapter *base = fake_base(b->fake);
+    const ad_adapter_ops *saved = base->ops;
+    ad_adapter_ops ops = *saved;
+    ops.physical = noting_physical;
+    base->ops = &ops;
+    noting = b->fake;
+    b->fake->overlay_requests = json_array();
+    char sid[] = "s1", agent[] = "agent-a";
+    ad_ctx ctx = {.adapter = base, .session_id = sid, .agent_id = agent,
+                  .session_manifest = json_pack("{s:b, s:b}", "cursor", 1, "multi_agent", 1)};
+    ad_phys_req drag = {.kind = AD_PHYS_DRAG, .x = 1, .y = 2, .x2 = 30, .y2 = 40};
+    ad_act_result res = {0};
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_overlay_physical(&ctx, &drag, ad_deadline_after_ms(1000), &res, &err),
+                     0);
+    assert_int_equal(json_array_size(b->fake->overlay_requests), 3);
+    assert_string_equal(op_at(b, 0), "hide");
+    assert_string_equal(tu_str(json_array_get(b->fake->overlay_requests, 0), "session"), "s1");
+    assert_string_equal(op_at(b, 1), "physical");
+    json_t *unhide = json_array_get(b->fake->overlay_requests, 2);
+    assert_string_equal(tu_str(unhide, "op"), "unhide");
+    assert_string_equal(tu_str(unhide, "cursor"), "agent-a");
+    assert_int_equal(tu_int(unhide, "point.0"), 30); /* the drag's cursor shows at the drop */
+    assert_int_equal(tu_int(unhide, "point.1"), 40);
+    /* The service does not answer: the input is sent all the same, and succeeds. */
+    b->fake->overlay_fails = true;
+    ad_phys_req click = {.kind = AD_PHYS_CLICK, .x = 5, .y = 6};
+    assert_int_equal(ad_overlay_physical(&ctx, &click, ad_deadline_after_ms(1000), &res, &err),
+                     0);
+    assert_int_equal(json_array_size(b->fake->overlay_requests), 6);
+    assert_string_equal(op_at(b, 4), "physical");
+    assert_null(json_object_get(json_array_get(b->fake->overlay_requests, 5), "point"));
+    /* A session without the overlay asks nothing. */
+    json_object_set_new(ctx.session_manifest, "cursor", json_false());
+    assert_int_equal(ad_overlay_physical(&ctx, &click, ad_deadline_after_ms(1000), &res, &err),
+                     0);
+    assert_int_equal(json_array_size(b->fake->overlay_requests), 7);
+    assert_string_equal(op_at(b, 6), "physical");
+    json_decref(ctx.session_manifest);
+    base->ops = saved;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +270,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_profiles_and_multi_agent_cursors, setup,
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_disable_unconfirmed_is_delivery_uncertain, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_real_input_runs_between_a_hide_and_an_unhide, setup,
                                         tu_bed_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

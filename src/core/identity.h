@@ -31,6 +31,12 @@ bool ad_identity_unknown(const ad_node *n);
  * rule 5 and n's value could not be read (rule 6). */
 bool ad_identity_unproven(const ad_node *n, const ad_identity *want);
 
+/* True when n may carry `want` once its native id is read: the role and toolkit class are
+ * equal and the name is equal or unknown. Settled before the id is asked, so a reader can
+ * ask the id of these nodes only (identity.c, rule 8). Description is left out: it may wait
+ * on a value still being read (rule 5). */
+bool ad_identity_could_match(const ad_node *n, const ad_identity *want);
+
 /* Counts every identity in the tree. Returns NULL on allocation failure. */
 ad_identity_index *ad_identity_index_build(const ad_node *root);
 void ad_identity_index_free(ad_identity_index *idx);

@@ -37,6 +37,10 @@ bool ad_identity_unproven(const ad_node *n, const ad_identity *want);
  * on a value still being read (rule 5). */
 bool ad_identity_could_match(const ad_node *n, const ad_identity *want);
 
+/* ad_read_limits.native_id_needed for a read that neither compares identities nor shows an
+ * id (a --wait-for selector count, the list of an app's surfaces): asks none. */
+bool ad_identity_no_id_needed(const ad_node *n, void *ud);
+
 /* Counts every identity in the tree. Returns NULL on allocation failure. */
 ad_identity_index *ad_identity_index_build(const ad_node *root);
 void ad_identity_index_free(ad_identity_index *idx);

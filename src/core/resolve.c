@@ -263,22 +263,20 @@ static bool id_needed(const ad_node *n, void *ud)
     return false;
 }
 
-static int resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
-                        bool target_only, ad_error *err);
-
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
 {
-    return resolve_live(ctx, r, deadline_us, false, true, err);
+    return ad_resolve_live_read(ctx, r, deadline_us, (ad_resolve_read){0}, err);
 }
 
 int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
                            ad_error *err)
 {
-    return resolve_live(ctx, r, deadline_us, all_bounds, false, err);
+    ad_resolve_read how = {.all_bounds = all_bounds, .all_native_ids = true};
+    return ad_resolve_live_read(ctx, r, deadline_us, how, err);
 }
 
-static int resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
-                        bool target_only, ad_error *err)
+int ad_resolve_live_read(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_resolve_read how,
+                         ad_error *err)
 {
     char ref_text[128];
     ad_ref_format(&r->ref, ref_text, sizeof(ref_text));
@@ -307,9 +305,9 @@ static int resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool a
     if (r->window.pid != pid)
         return process_exited(err, ref_text, pid);
     ad_read_limits lim = ad_read_limits_default(deadline_us);
-    lim.all_bounds = all_bounds;
+    lim.all_bounds = how.all_bounds;
     wanted_ids wants;
-    if (target_only) {
+    if (!how.all_native_ids) {
         collect_wants(r->entry, &wants);
         lim.native_id_needed = id_needed;
         lim.native_id_ud = &wants;

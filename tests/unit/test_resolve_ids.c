@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/resolve.h"
-#include "fake_adapter.h"
-#include "test_util.h"
+#include "resolve_bed.h"
 
 /* 13 nodes; two unnamed toolbars (an anchor's container), one button with an id. */
 static ad_node *window_tree(void)
@@ -29,35 +27,17 @@ static ad_node *window_tree(void)
               fk("statictext|n=Status", NULL), NULL);
 }
 
-typedef struct {
-    tu_home home;
-    fake_adapter *fake;
-    ad_ctx ctx;
-    ad_resolved r;
-    ad_error err;
-} live;
+typedef tu_resolve_bed live;
 
 static int setup(void **state)
 {
-    live *l = calloc(1, sizeof(*l));
-    l->fake = fake_new();
-    fake_add_app(l->fake, "calc", 42);
-    fake_add_window(l->fake, "calc", "Calc", window_tree());
-    l->ctx.adapter = fake_base(l->fake);
-    tu_home_begin(&l->home);
-    l->ctx.state_root = l->home.state;
-    *state = l;
+    *state = tu_resolve_bed_new(window_tree());
     return 0;
 }
 
 static int teardown(void **state)
 {
-    live *l = *state;
-    ad_resolved_clear(&l->r);
-    ad_error_clear(&l->err);
-    fake_free(l->fake);
-    tu_home_end(&l->home);
-    free(l);
+    tu_resolve_bed_free(*state);
     return 0;
 }
 
@@ -76,12 +56,7 @@ static json_t *entry(const char *role, const char *name, const char *native_id)
  * presents the tree (ad_resolve_live_bounds), else the one that acts (ad_resolve_live). */
 static int resolve(live *l, json_t *e, bool all_ids)
 {
-    l->r.refmap = json_pack("{s:s, s:{s:i, s:s, s:s}, s:{s:o}}", "snapshot_id", "s1abc",
-                            "source", "pid", 42, "process_instance", "boot:1",
-                            "source_window_id", "w-fake-1", "refs", "@e1", e);
-    l->r.entry = e;
-    assert_int_equal(ad_ref_parse("@s1abc:e1", &l->r.ref, &l->err), 0);
-    ad_ref_key(1, l->r.key, sizeof(l->r.key));
+    tu_resolve_bed_load(l, e);
     int64_t deadline = ad_now_us() + 1000000;
     return all_ids ? ad_resolve_live_bounds(&l->ctx, &l->r, deadline, false, &l->err)
                    : ad_resolve_live(&l->ctx, &l->r, deadline, &l->err);

@@ -26,10 +26,13 @@ def traced(cli, *args):
         pytest.skip("strace is not installed")
     fd, log = tempfile.mkstemp(prefix="ad-e2e-strace-")
     os.close(fd)
+    env = cli.environment()
+    # LeakSanitizer cannot run under ptrace; the same commands run untraced in other tests.
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
     try:
         p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=sendmsg,writev", "-s", "4096",
                             "-o", log, cli.binary, *args], capture_output=True, text=True,
-                           env=cli.environment(), timeout=60, stdin=subprocess.DEVNULL)
+                           env=env, timeout=60, stdin=subprocess.DEVNULL)
         if "ptrace" in p.stderr and "Operation not permitted" in p.stderr:
             pytest.skip("ptrace is not permitted here")
         envelope = check_envelope(p.stdout, p.stderr, p.returncode, args)

@@ -17,15 +17,11 @@
 # medians candidate / baseline, node counts and the message counts. Every app it started is
 # stopped by pid; the desktop by its EXIT trap.
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[[ $# -ge 1 ]] || { echo "usage: bench-binaries.sh BASELINE_BIN [CANDIDATE_BIN]" >&2; exit 2; }
-base=$(realpath "$1")
-cand=$(realpath "${2:-$here/build/agent-desktop}")
-cd "$here"
-export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
-# shellcheck disable=SC1091
-source scripts/desktop-env.sh
-/usr/bin/python3 - "$base" "$cand" "$here/build/bench/ad-bench-synthetic" \
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+source "$root/bench/bench-lib.sh"
+bench_binaries_begin bench-binaries.sh "$@"
+/usr/bin/python3 - "$base" "$cand" "$root/build/bench/ad-bench-synthetic" \
   "${AD_BENCH_RUNS:-7}" "${AD_BENCH_APPS:-gtk3-widget-factory gnome-calculator ad-bench-synthetic}" <<'PY'
 import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time
 base, cand, synth, runs, apps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split()

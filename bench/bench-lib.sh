@@ -15,6 +15,11 @@
 #   now_us           wall clock in microseconds (EPOCHREALTIME)
 #   ms US            microseconds as milliseconds with one decimal
 #   stats N...       "MIN MEDIAN" of the numbers (one decimal), or "n/a n/a" for none
+#   bench_binaries_begin SCRIPT ARGS...
+#                    for a side-by-side script: its BASELINE_BIN [CANDIDATE_BIN] arguments
+#                    into $base and $cand (candidate default: $root/build/agent-desktop), the
+#                    working directory $root and a private headless desktop
+#                    (scripts/desktop-env.sh, whose EXIT trap stops it). Needs $root.
 
 # shellcheck disable=SC2317  # also runs from the callers' EXIT traps
 stop_app() {
@@ -39,6 +44,18 @@ stats() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
     m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     printf "%.1f %.1f\n", v[1], m }'
+}
+
+bench_binaries_begin() {
+  local script=$1
+  shift
+  [[ $# -ge 1 ]] || { echo "usage: $script BASELINE_BIN [CANDIDATE_BIN]" >&2; exit 2; }
+  base=$(realpath "$1")
+  cand=$(realpath "${2:-$root/build/agent-desktop}")
+  cd "$root"
+  export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
+  # shellcheck source=/dev/null
+  source "$root/scripts/desktop-env.sh"
 }
 
 # shellcheck disable=SC2317  # runs from the EXIT trap

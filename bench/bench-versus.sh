@@ -14,15 +14,11 @@
 # Prints a Markdown table: min and median in ms per binary, and the median ratio
 # candidate / baseline. Every process it started is stopped by pid.
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[[ $# -ge 1 ]] || { echo "usage: bench-versus.sh BASELINE_BIN [CANDIDATE_BIN]" >&2; exit 2; }
-base=$(realpath "$1")
-cand=$(realpath "${2:-$here/build/agent-desktop}")
-cd "$here"
-export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
-# shellcheck disable=SC1091
-source scripts/desktop-env.sh
-/usr/bin/python3 - "$base" "$cand" "$here/build/tests/fixture-app/ad-fixture" \
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/bench-lib.sh
+source "$root/bench/bench-lib.sh"
+bench_binaries_begin bench-versus.sh "$@"
+/usr/bin/python3 - "$base" "$cand" "$root/build/tests/fixture-app/ad-fixture" \
   "${AD_BENCH_RUNS:-10}" <<'PY'
 import json, os, signal, statistics, subprocess, sys, tempfile, time
 base, cand, fixture, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])

@@ -81,7 +81,9 @@ int ad_cmd_get(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err
     ad_resolved r = {0};
     int64_t deadline = ad_deadline_after_ms(REF_READ_TIMEOUT_MS);
     if (ad_resolve_load(ctx, ref, &r, err) < 0 ||
-        ad_resolve_live_bounds(ctx, &r, deadline, strcmp(prop, "bounds") == 0, err) < 0) {
+        ad_resolve_live_read(ctx, &r, deadline,
+                             (ad_resolve_read){.all_bounds = strcmp(prop, "bounds") == 0},
+                             err) < 0) {
         ad_resolved_clear(&r);
         return -1;
     }
@@ -100,7 +102,8 @@ int ad_cmd_is(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *err)
     const char *ref = ad_arg_str(args, "ref_id");
     const char *prop = ad_arg_str(args, "property");
     ad_resolved r = {0};
-    if (ad_resolve_ref(ctx, ref, ad_deadline_after_ms(REF_READ_TIMEOUT_MS), &r, err) < 0) {
+    if (ad_resolve_load(ctx, ref, &r, err) < 0 ||
+        ad_resolve_live(ctx, &r, ad_deadline_after_ms(REF_READ_TIMEOUT_MS), err) < 0) {
         ad_resolved_clear(&r);
         return -1;
     }

@@ -330,7 +330,7 @@ static int drag_end(ad_ctx *ctx, const json_t *args, const char *ref_key, const 
     }
     ad_resolved r = {0};
     if (ad_resolve_load(ctx, ref, &r, err) < 0 ||
-        ad_resolve_live_bounds(ctx, &r, deadline, true, err) < 0) {
+        ad_resolve_live_read(ctx, &r, deadline, (ad_resolve_read){.all_bounds = true}, err) < 0) {
         ad_resolved_clear(&r);
         return -1;
     }

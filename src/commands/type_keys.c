@@ -99,7 +99,8 @@ int ad_type_keystrokes(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     json_t *d = json_object();
     json_t *details = json_object();
     ad_delivery delivery = AD_DELIVERED_UNVERIFIED;
-    if (ad_resolve_ref(ctx, ref, ad_deadline_after_ms(2000), &r, &e) < 0) {
+    if (ad_resolve_load(ctx, ref, &r, &e) < 0 ||
+        ad_resolve_live(ctx, &r, ad_deadline_after_ms(2000), &e) < 0) {
         json_object_set_new(details, "verification_scope", json_string("unavailable"));
         json_object_set_new(details, "verification_reason", json_string("final_read_failed"));
     } else {

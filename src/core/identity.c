@@ -28,6 +28,10 @@
  *      read; against a saved identity that relied on rule 5 such an element is undecided
  *      (ad_identity_unproven), never a match or a miss.
  *   7. Values, states and bounds are never identity.
+ *   8. A read may leave the native id unread where the caller knows every identity it will
+ *      compare (ad_read_limits.native_id_needed, asked through ad_identity_could_match):
+ *      such a node is a miss when another field differs, and unproven otherwise; it never
+ *      matches. An identity index counts it as unknown (rule 6).
  */
 #include "core/identity.h"
 
@@ -145,12 +149,46 @@ bool ad_identity_unknown(const ad_node *n)
            n->native_id.state == AD_FIELD_UNKNOWN;
 }
 
+static bool str_eq(const char *have, const char *want);
+
+/* Every identity field but the native id equal (rules 1, 3-5). */
+static bool same_but_native_id(const ad_identity *have, const ad_identity *want)
+{
+    return want->role && strcmp(have->role, want->role) == 0 &&
+           str_eq(have->name, want->name) && str_eq(have->description, want->description) &&
+           str_eq(have->toolkit_class, want->toolkit_class) &&
+           have->description_shows_value == want->description_shows_value;
+}
+
 bool ad_identity_unproven(const ad_node *n, const ad_identity *want)
 {
-    if (ad_identity_unknown(n))
+    if (want->description_shows_value && value_role(n->role) &&
+        n->value.state == AD_FIELD_UNKNOWN)
         return true;
-    return want->description_shows_value && value_role(n->role) &&
-           n->value.state == AD_FIELD_UNKNOWN;
+    /* An id left unread (node.h) decides nothing when another field already differs: that
+     * node is a miss. Where all the others agree, only the id could tell, so it is unproven
+     * (the reader was asked for it: ad_identity_could_match). */
+    if (n->native_id_unread && n->name.state != AD_FIELD_UNKNOWN &&
+        n->description.state != AD_FIELD_UNKNOWN) {
+        ad_identity have = ad_identity_of(n);
+        return same_but_native_id(&have, want);
+    }
+    return ad_identity_unknown(n);
+}
+
+bool ad_identity_no_id_needed(const ad_node *n, void *ud)
+{
+    (void)n;
+    (void)ud;
+    return false;
+}
+
+bool ad_identity_could_match(const ad_node *n, const ad_identity *want)
+{
+    const char *name = ad_text_get(&n->name);
+    return want->role && strcmp(n->role, want->role) == 0 &&
+           (n->name.state == AD_FIELD_UNKNOWN || str_eq(name, want->name)) &&
+           str_eq(n->toolkit_class, want->toolkit_class);
 }
 
 static char *make_key(const ad_identity *id)
@@ -307,9 +345,6 @@ static bool str_eq(const char *have, const char *want)
 bool ad_identity_matches(const ad_node *n, const ad_identity *want)
 {
     ad_identity have = ad_identity_of(n);
-    return want->role && strcmp(have.role, want->role) == 0 &&
-           str_eq(have.native_id, want->native_id) && str_eq(have.name, want->name) &&
-           str_eq(have.description, want->description) &&
-           str_eq(have.toolkit_class, want->toolkit_class) &&
-           have.description_shows_value == want->description_shows_value;
+    return !n->native_id_unread && str_eq(have.native_id, want->native_id) &&
+           same_but_native_id(&have, want);
 }

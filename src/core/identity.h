@@ -31,6 +31,16 @@ bool ad_identity_unknown(const ad_node *n);
  * rule 5 and n's value could not be read (rule 6). */
 bool ad_identity_unproven(const ad_node *n, const ad_identity *want);
 
+/* True when n may carry `want` once its native id is read: the role and toolkit class are
+ * equal and the name is equal or unknown. Settled before the id is asked, so a reader can
+ * ask the id of these nodes only (identity.c, rule 8). Description is left out: it may wait
+ * on a value still being read (rule 5). */
+bool ad_identity_could_match(const ad_node *n, const ad_identity *want);
+
+/* ad_read_limits.native_id_needed for a read that neither compares identities nor shows an
+ * id (a --wait-for selector count, the list of an app's surfaces): asks none. */
+bool ad_identity_no_id_needed(const ad_node *n, void *ud);
+
 /* Counts every identity in the tree. Returns NULL on allocation failure. */
 ad_identity_index *ad_identity_index_build(const ad_node *root);
 void ad_identity_index_free(ad_identity_index *idx);

@@ -42,6 +42,10 @@ enum {
 typedef struct ad_node {
     const char *role; /* canonical token, static */
     ad_text name, value, description, native_id;
+    /* The native id was not asked (ad_read_limits.native_id_needed said no): native_id is
+     * AD_FIELD_UNKNOWN, and identity.c leaves it out only for an element whose other fields
+     * already differ from the identity it is compared with. */
+    bool native_id_unread;
     /* The toolkit class name the element gave in place of a name (GTK 4.8: "GtkSourceView"),
      * owned, or NULL. Identity only (identity.c, rule 4): never presented as name or text. */
     char *toolkit_class;

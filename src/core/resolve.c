@@ -224,13 +224,59 @@ static int window_gone(ad_adapter *a, const char *ref_text, int pid, const char 
     return -1;
 }
 
+/* Every identity resolution compares a live node with: the entry, its anchor and the
+ * records between them (strings borrowed from the entry). */
+#define MAX_WANTS 64
+typedef struct {
+    ad_identity want[MAX_WANTS];
+    size_t n;
+} wanted_ids;
+
+static void collect_wants(const json_t *entry, wanted_ids *w)
+{
+    const json_t *anchor = json_object_get(entry, "anchor");
+    w->n = 0;
+    w->want[w->n++] = saved_identity(entry);
+    if (!json_is_object(anchor))
+        return;
+    w->want[w->n++] = saved_identity(anchor);
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(anchor, "between"), i, b)
+    {
+        if (w->n < MAX_WANTS)
+            w->want[w->n++] = saved_identity(b);
+    }
+}
+
+/* ad_read_limits.native_id_needed: only a node that may carry one of the wanted identities
+ * needs its id; every other one is a miss whatever its id (identity.c, rule 8). More wants
+ * than fit (a refmap check bounds anchors far below) ask every id. */
+static bool id_needed(const ad_node *n, void *ud)
+{
+    const wanted_ids *w = ud;
+    if (w->n >= MAX_WANTS)
+        return true;
+    for (size_t i = 0; i < w->n; i++)
+        if (ad_identity_could_match(n, &w->want[i]))
+            return true;
+    return false;
+}
+
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err)
 {
-    return ad_resolve_live_bounds(ctx, r, deadline_us, false, err);
+    return ad_resolve_live_read(ctx, r, deadline_us, (ad_resolve_read){0}, err);
 }
 
 int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
                            ad_error *err)
+{
+    ad_resolve_read how = {.all_bounds = all_bounds, .all_native_ids = true};
+    return ad_resolve_live_read(ctx, r, deadline_us, how, err);
+}
+
+int ad_resolve_live_read(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_resolve_read how,
+                         ad_error *err)
 {
     char ref_text[128];
     ad_ref_format(&r->ref, ref_text, sizeof(ref_text));
@@ -259,7 +305,13 @@ int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, boo
     if (r->window.pid != pid)
         return process_exited(err, ref_text, pid);
     ad_read_limits lim = ad_read_limits_default(deadline_us);
-    lim.all_bounds = all_bounds;
+    lim.all_bounds = how.all_bounds;
+    wanted_ids wants;
+    if (!how.all_native_ids) {
+        collect_wants(r->entry, &wants);
+        lim.native_id_needed = id_needed;
+        lim.native_id_ud = &wants;
+    }
     if (a->ops->read_window(a, wid, &lim, &r->tree, err) < 0)
         return window_gone(a, ref_text, pid, instance, err);
     r->idx = ad_identity_index_build(r->tree.root);
@@ -273,5 +325,5 @@ int ad_resolve_ref(ad_ctx *ctx, const char *token, int64_t deadline_us, ad_resol
 {
     if (ad_resolve_load(ctx, token, ret, err) < 0)
         return -1;
-    return ad_resolve_live(ctx, ret, deadline_us, err);
+    return ad_resolve_live_bounds(ctx, ret, deadline_us, false, err); /* find --root presents */
 }

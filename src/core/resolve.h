@@ -26,12 +26,24 @@ typedef struct {
 
 /* Steps 1-3 only: parses the token, loads the refmap and finds the entry. */
 int ad_resolve_load(ad_ctx *ctx, const char *token, ad_resolved *ret, ad_error *err);
-/* Steps 4-6 on a loaded entry: live window read before deadline_us, then the count. */
+/* Steps 4-6 on a loaded entry: live window read before deadline_us, then the count. The
+ * read asks native ids only of the nodes that may carry the entry's identities (identity.c,
+ * rule 8): r->tree is for acting on r->node, never for presenting or counting identities
+ * (r->idx counts the unread ids as unknown). */
 int ad_resolve_live(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_error *err);
-/* The same, reading the bounds of every node (drill with --include-bounds, get bounds). */
+/* The same with every native id read, and the bounds of every node when all_bounds (drill
+ * with --include-bounds): the tree can be presented. */
 int ad_resolve_live_bounds(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, bool all_bounds,
                            ad_error *err);
-/* Both. */
+/* What a live read covers beyond the target: the bounds of every node (get bounds, pointer
+ * input on a ref), every native id (a tree that is presented; otherwise rule 8 of
+ * identity.c). */
+typedef struct {
+    bool all_bounds, all_native_ids;
+} ad_resolve_read;
+int ad_resolve_live_read(ad_ctx *ctx, ad_resolved *r, int64_t deadline_us, ad_resolve_read how,
+                         ad_error *err);
+/* ad_resolve_load, then ad_resolve_live_bounds without all bounds (every native id read). */
 int ad_resolve_ref(ad_ctx *ctx, const char *token, int64_t deadline_us, ad_resolved *ret,
                    ad_error *err);
 void ad_resolved_clear(ad_resolved *r);

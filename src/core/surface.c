@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/identity.h"
 #include "core/surface_popup.h"
 #include "core/window_select.h"
 
@@ -247,6 +248,7 @@ static json_t *surfaces_in(ad_ctx *ctx, const ad_window_list *wins, int pid, int
                          : window_is(w, "alert") ? "alert"
                                                  : "window";
         ad_read_limits lim = ad_read_limits_default(deadline_us);
+        lim.native_id_needed = ad_identity_no_id_needed; /* menus and popups only */
         ad_tree t = {0};
         bool read = ctx->adapter->ops->read_window(ctx->adapter, w->id, &lim, &t, &ignored) == 0;
         const ad_node *menu = t.root ? ad_surface_open_menu(t.root) : NULL;

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/identity.h"
 #include "dispatch/command_table.h"
 #include "dispatch/validate.h"
 
@@ -136,6 +137,7 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
         ad_error e = AD_ERROR_INIT;
         /* Each read ends with the wait (--wait-timeout 0 still checks once: ctx.h). */
         ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
+        lim.native_id_needed = ad_identity_no_id_needed; /* a selector names no id */
         bool window_gone = false;
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &e) == 0) {
@@ -234,6 +236,7 @@ void ad_post_action_observation(ad_ctx *ctx, ad_error *err)
         }
         ad_tree t = {0};
         ad_read_limits lim = ad_read_limits_default(ad_wait_read_deadline(started, deadline));
+        lim.native_id_needed = ad_identity_no_id_needed; /* a selector names no id */
         if (ctx->adapter->ops->read_window(ctx->adapter, ctx->observed_window_id, &lim, &t,
                                            &ignored) == 0) {
             size_t n = ad_selector_count(&sel, t.root);

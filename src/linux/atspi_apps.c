@@ -267,6 +267,18 @@ bool ad_atspi_toolkit_is_gtk3(const char *name, const char *version)
     return name && version && strcasecmp(name, "gtk") == 0 && atoi(version) == 3;
 }
 
+bool ad_atspi_toolkit_has_no_ids(const char *name, const char *version)
+{
+    if (!name || !version)
+        return false;
+    char *end = NULL;
+    long major = strtol(version, &end, 10);
+    long minor = end && *end == '.' ? strtol(end + 1, NULL, 10) : -1;
+    if (strcmp(name, "GTK") == 0)
+        return major == 4 && minor >= 0 && minor <= 14;
+    return strncmp(name, "Qt", 2) == 0 && major == 5;
+}
+
 void ad_atspi_request_toolkit(ad_pipe *pipe, const char *bus_name, char **ret_name,
                               char **ret_version)
 {

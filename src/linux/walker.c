@@ -271,7 +271,14 @@ void ad_walker_read_node(wnode *wn)
         ad_walker_set_name(w, wn->node, it->name);
         ad_walker_set_text(w, &wn->node->description, it->description);
         ad_walker_apply_role_states(wn);
-        ad_walker_request_extras(wn, true);
+        /* The id is the one field GetItems lacks that no other call brings: asked here,
+         * after the walk (ad_walker_request_needed_ids), or never. */
+        bool defer = !w->no_native_ids && w->lim->native_id_needed;
+        if (defer) {
+            ad_text_unknown(&wn->node->native_id);
+            wn->node->native_id_unread = true;
+        }
+        ad_walker_request_extras(wn, !w->no_native_ids && !defer);
         children_from_cache(wn, it);
         return;
     }
@@ -381,6 +388,7 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
                  &screen, on_frame_extents, ret_frame);
     int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
+    w.no_native_ids = ad_atspi_toolkit_has_no_ids(toolkit, version);
     ret_frame->window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
     bool gtk3 = ad_atspi_toolkit_is_gtk3(toolkit, version);
     free(toolkit);
@@ -389,6 +397,9 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
         ad_walker_visit(&w, root, bus_name, path, 0);
         r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     }
+    /* One more pipelined round, once every other field is in: the ids the caller needs. */
+    if (r == 0 && ad_walker_request_needed_ids(&w) > 0)
+        r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
     if (r != 0)
         ad_walker_mark_cut(&w, r > 0 ? "deadline" : "bus_failed");
     w.stopping = true;

@@ -214,6 +214,20 @@ static void on_selected_child(sd_bus_message *m, const sd_bus_error *e, void *ud
     ad_walker_done(wn);
 }
 
+size_t ad_walker_request_needed_ids(walker *w)
+{
+    size_t asked = 0;
+    for (wnode *wn = w->all; wn; wn = wn->next_all) {
+        ad_node *n = wn->node;
+        if (!n->native_id_unread || !w->lim->native_id_needed(n, w->lim->native_id_ud))
+            continue;
+        n->native_id_unread = false; /* unknown until the answer: on_accessible_id */
+        ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "AccessibleId", on_accessible_id);
+        asked++;
+    }
+    return asked;
+}
+
 void ad_walker_request_extras(wnode *wn, bool need_id)
 {
     ad_node *n = wn->node;

@@ -23,6 +23,9 @@ typedef struct walker {
     ad_item_cache *cache;
     bool cache_done;
     bool no_get_all;    /* the app crashes on Properties.GetAll (Qt): one Get per field */
+    /* The toolkit never gives an element an AccessibleId (ad_atspi_toolkit_has_no_ids): no
+     * node's id is asked and every native_id is absent, as its "" or missing property read. */
+    bool no_native_ids;
     bool stopping;          /* the pipe is being torn down: issue no new calls */
     size_t nodes, edges;
     bool incomplete;
@@ -60,6 +63,9 @@ bool ad_walker_no_such_property(const sd_bus_error *e);
 /* Fetches what the cache does not carry, once role, states and interfaces are known
  * (walker_extras.c). */
 void ad_walker_request_extras(wnode *wn, bool need_id);
+/* After the walk: asks the AccessibleId of each node whose id was left unread and that
+ * lim->native_id_needed wants (walker_extras.c). Returns how many were asked. */
+size_t ad_walker_request_needed_ids(walker *w);
 /* The pipe that reaches this node: the direct connection when the node lives in the app. */
 ad_pipe *ad_walker_pipe(const wnode *wn);
 /* Starts reading `node` at (bus, path): records the address and issues its calls. */

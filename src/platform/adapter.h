@@ -81,6 +81,12 @@ typedef struct {
     /* Callers that select a window before the read (core/surface.c) use
      * max(deadline_us, select_floor_us) for the selection; 0 means deadline_us. */
     int64_t select_floor_us;
+    /* When set, an element's native id (AT-SPI AccessibleId: one call per element) is read
+     * only where native_id_needed(node, native_id_ud) answers true, asked once every other
+     * field of the read is in; the others keep native_id_unread (core/node.h). For a caller
+     * that compares identities against known wants only (core/resolve.c); NULL reads all. */
+    bool (*native_id_needed)(const ad_node *n, void *native_id_ud);
+    void *native_id_ud;
 } ad_read_limits;
 
 typedef struct {

@@ -373,6 +373,20 @@ static void drop_unasked_bounds(ad_node *n)
         drop_unasked_bounds(n->children[i]);
 }
 
+/* Like the AT-SPI walker: every other field is read first, then the native ids the limits
+ * ask for (all of them without lim->native_id_needed); each id read is counted. */
+static void read_native_ids(fake_adapter *f, ad_node *n, const ad_read_limits *lim)
+{
+    if (!lim->native_id_needed || lim->native_id_needed(n, lim->native_id_ud)) {
+        f->n_native_id_reads++;
+    } else {
+        ad_text_unknown(&n->native_id);
+        n->native_id_unread = true;
+    }
+    for (size_t i = 0; i < n->n_children; i++)
+        read_native_ids(f, n->children[i], lim);
+}
+
 /* A real adapter reads the extents of every node that earns a ref: one built without b=
  * (and without b?) reads as a small rectangle on the screen. */
 static void default_ref_bounds(ad_node *n)
@@ -402,6 +416,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     default_ref_bounds(ret->root);
     if (!lim->all_bounds)
         drop_unasked_bounds(ret->root);
+    read_native_ids(f, ret->root, lim);
     ret->screen = f->screen;
     ret->screen_state = f->screen_known ? AD_FIELD_KNOWN : AD_FIELD_UNKNOWN;
     ret->nodes_observed = ad_node_count(ret->root);

@@ -89,6 +89,8 @@ typedef struct fake_adapter {
     size_t unresponsive;    /* list_windows: of those, silent past their budget */
     /* Call counters, for "was not read" assertions. */
     int n_list_apps, n_list_windows, n_window_lookup, n_process_alive, n_read_window;
+    /* Native ids read over all reads: every node's, or those lim->native_id_needed asks. */
+    size_t n_native_id_reads;
     /* Actions: each act() is counted and answers with act_delivery; a failure (act_fails)
      * carries that delivery in its error. act_effect, when set, runs on the live tree. */
     int n_act;

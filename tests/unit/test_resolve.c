@@ -12,8 +12,7 @@
 #include "core/present.h"
 #include "core/refstore.h"
 #include "core/resolve.h"
-#include "fake_adapter.h"
-#include "test_util.h"
+#include "resolve_bed.h"
 
 /* The calculator-ish window every test starts from. Twin toolbars get anchors. */
 static ad_node *calc_tree(void)
@@ -31,14 +30,6 @@ static ad_node *calc_tree(void)
 static json_t *entry(const char *role, const char *name)
 {
     return json_pack("{s:s, s:s*, s:b}", "role", role, "name", name, "unique_at_capture", 1);
-}
-
-/* A refmap around one entry (stolen) as @e1, captured from pid 42 in window w-fake-1. */
-static json_t *refmap(json_t *e)
-{
-    return json_pack("{s:s, s:{s:i, s:s, s:s}, s:{s:o}}", "snapshot_id", "s1abc", "source",
-                     "pid", 42, "process_instance", "boot:1", "source_window_id", "w-fake-1",
-                     "refs", "@e1", e);
 }
 
 static json_t *anchored(const char *role, const char *name, const char *anchor_name, int hops)
@@ -307,45 +298,24 @@ static void test_anchor_container_with_unknown_identity_is_unproven(void **state
 
 /* ---- steps 4-6 through the adapter ------------------------------------------------------- */
 
-typedef struct {
-    tu_home home;
-    fake_adapter *fake;
-    ad_ctx ctx;
-    ad_resolved r;
-    ad_error err;
-} live;
+typedef tu_resolve_bed live;
 
 static int live_setup(void **state)
 {
-    live *l = calloc(1, sizeof(*l));
-    l->fake = fake_new();
-    fake_add_app(l->fake, "calc", 42);
-    fake_add_window(l->fake, "calc", "Calc", calc_tree());
-    l->ctx.adapter = fake_base(l->fake);
-    tu_home_begin(&l->home);
-    l->ctx.state_root = l->home.state;
-    *state = l;
+    *state = tu_resolve_bed_new(calc_tree());
     return 0;
 }
 
 static int live_teardown(void **state)
 {
-    live *l = *state;
-    ad_resolved_clear(&l->r);
-    ad_error_clear(&l->err);
-    fake_free(l->fake);
-    tu_home_end(&l->home);
-    free(l);
+    tu_resolve_bed_free(*state);
     return 0;
 }
 
 /* Loads e (stolen) as @s1abc:e1 and runs the live steps. */
 static int resolve_live(live *l, json_t *e)
 {
-    l->r.refmap = refmap(e);
-    l->r.entry = e;
-    assert_int_equal(ad_ref_parse("@s1abc:e1", &l->r.ref, &l->err), 0);
-    ad_ref_key(1, l->r.key, sizeof(l->r.key));
+    tu_resolve_bed_load(l, e);
     return ad_resolve_live(&l->ctx, &l->r, ad_now_us() + 1000000, &l->err);
 }
 
@@ -445,7 +415,7 @@ static void test_live_twin_appears_later(void **state)
 static void test_load_steps(void **state)
 {
     live *l = *state;
-    json_t *map = refmap(entry("button", "OK"));
+    json_t *map = tu_resolve_refmap(entry("button", "OK"));
     assert_int_equal(ad_refstore_save(&l->ctx, map, &l->err), 0);
     json_decref(map);
 

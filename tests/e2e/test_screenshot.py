@@ -91,14 +91,18 @@ def _other_windows(cli, keep_pid):
     return rects
 
 
-def _display_matches(cli, tmp_path, shot_path, keep_pid):
+def _display_matches(cli, tmp_path, shot_path, keep_pid, capture=None):
     """The display picture equals import's root read just before or after it, outside the
-    windows of other apps (five rounds of import, our picture, import)."""
+    windows of other apps (five rounds of import, our picture, import). capture() writes the
+    picture to shot_path (default: the CLI's screenshot --screen 0; the C library's tests
+    pass their own)."""
+    if capture is None:
+        capture = lambda: cli.ok("screenshot", "--screen", "0", shot_path)  # noqa: E731
     w, h = _root_size()
     for attempt in range(5):
         rects = _other_windows(cli, keep_pid)
         before = _rgb(_import_root(tmp_path, "before-%d.png" % attempt), (0, 0, w, h))
-        cli.ok("screenshot", "--screen", "0", shot_path)
+        capture()
         after = _rgb(_import_root(tmp_path, "after-%d.png" % attempt), (0, 0, w, h))
         ours = _masked(_rgb(shot_path), w, rects)
         if ours in (_masked(before, w, rects), _masked(after, w, rects)):

@@ -56,6 +56,7 @@ typedef struct {
     size_t depth;
     int64_t bounds[4];
     uint64_t number;
+    unsigned mask;
 } previous;
 
 static uint64_t zigzag(int64_t v)
@@ -217,9 +218,14 @@ static void put_path(out *o, previous *prev, const json_t *p)
     put_varint(o, shared);
     put_varint(o, n - shared);
     for (size_t i = 0; i < n; i++) {
-        prev->path[i] = json_integer_value(json_array_get(p, i));
-        if (i >= shared)
-            put_varint(o, (uint64_t)prev->path[i]);
+        int64_t v = json_integer_value(json_array_get(p, i));
+        /* The first differing index is coded against the one it replaces: a sibling's
+         * index is a small step away. */
+        if (i == shared && i < prev->depth)
+            put_varint(o, zigzag(v - prev->path[i]));
+        else if (i >= shared)
+            put_varint(o, (uint64_t)v);
+        prev->path[i] = v;
     }
     prev->depth = n;
 }
@@ -245,10 +251,16 @@ static void put_entry(out *o, table *t, previous *prev, uint64_t number, const j
         mask |= BIT_UNIQUE_VALUE;
     if (json_is_true(json_object_get(e, "drill_target")))
         mask |= BIT_DRILL_VALUE;
-    put_varint(o, number - prev->number);
+    /* The low bit says "the same mask as the previous entry": a big window's refs mostly
+     * share one shape, and then the mask costs nothing. */
+    bool same = prev->number && mask == prev->mask;
+    put_varint(o, (number - prev->number) << 1 | same);
     prev->number = number;
-    unsigned char m[2] = {(unsigned char)(mask & 0xff), (unsigned char)(mask >> 8)};
-    put(o, m, 2);
+    prev->mask = mask;
+    if (!same) {
+        unsigned char m[2] = {(unsigned char)(mask & 0xff), (unsigned char)(mask >> 8)};
+        put(o, m, 2);
+    }
     int slot = 0;
     for (size_t i = 0; i < N_FIELDS; i++) {
         const json_t *fv = json_object_get(e, FIELDS[i].key);
@@ -466,6 +478,8 @@ static json_t *get_path(in *r, previous *prev)
     for (size_t i = (size_t)shared; i < shared + rest; i++) {
         if (!get_varint(r, &v))
             return NULL;
+        if (i == shared && i < prev->depth) /* a step from the index it replaces */
+            v = (uint64_t)(prev->path[i] + unzigzag(v));
         if (v > INT32_MAX) {
             fail(r, "a path is out of range");
             return NULL;
@@ -512,20 +526,26 @@ static bool set_once(in *r, json_t *o, const char *key, json_t *v)
 
 static json_t *get_entry(in *r, const json_t *values, previous *prev, uint64_t *number)
 {
-    uint64_t delta;
-    if (!get_varint(r, &delta))
+    uint64_t head;
+    if (!get_varint(r, &head))
         return NULL;
-    if (delta == 0 || delta > UINT64_MAX - prev->number) {
+    uint64_t delta = head >> 1;
+    bool same = head & 1;
+    if (delta == 0 || delta > UINT64_MAX - prev->number || (same && !prev->number)) {
         fail(r, "ref numbers are not ascending");
         return NULL;
     }
     *number = prev->number += delta;
-    if (r->end - r->p < 2) {
-        fail(r, "truncated");
-        return NULL;
+    unsigned mask = prev->mask;
+    if (!same) {
+        if (r->end - r->p < 2) {
+            fail(r, "truncated");
+            return NULL;
+        }
+        mask = r->p[0] | (unsigned)r->p[1] << 8;
+        r->p += 2;
     }
-    unsigned mask = r->p[0] | (unsigned)r->p[1] << 8;
-    r->p += 2;
+    prev->mask = mask;
     json_t *e = json_object();
     int slot = 0;
     for (size_t i = 0; i < N_FIELDS && !r->why; i++) {
@@ -576,7 +596,7 @@ static json_t *get_refs(in *r, const json_t *values)
     uint64_t count, number = 0;
     if (!get_varint(r, &count))
         return NULL;
-    if (count > (uint64_t)(r->end - r->p) / 3) { /* an entry takes at least 3 bytes */
+    if (count > (uint64_t)(r->end - r->p)) { /* an entry takes at least 1 byte */
         fail(r, "truncated");
         return NULL;
     }

@@ -10,12 +10,14 @@
  *   varint count, count x entry (ascending ref numbers)
  *   u32 little-endian FNV-1a of every byte before it
  *
- * An entry is: varint delta of its number N (from the previous entry's, the first from 0;
- * never 0), a u16 little-endian field mask, then the fields the mask names, in this order:
+ * An entry is: a varint (delta << 1 | same), the delta of its number N from the previous
+ * entry's (the first from 0; never 0); unless `same`, a u16 little-endian field mask (with
+ * `same`, the previous entry's); then the fields the mask names, in this order:
  *   role, states, available_actions, root_ref, extras: varint index into the value table
  *   name, value, description, native_id: front-coded against the previous entry's same field
  *     (varint shared prefix bytes, varint suffix length, suffix bytes)
- *   path: front-coded against the previous path (varint shared prefix, varint rest, varints)
+ *   path: front-coded against the previous path (varint shared prefix, varint rest, the
+ *     rest as varints, the first of them a zigzag step from the index it replaces)
  *   bounds: four zigzag varint deltas (x, y, width, height) from the previous bounds; the
  *     values are whole numbers, read back as JSON reals as present.c writes them
  *   bounds_hash: no bytes; it is ad_rect_hash(bounds), recomputed on read

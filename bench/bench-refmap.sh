@@ -10,7 +10,8 @@
 # which goes first, `snapshot --app ad-bench-synthetic --max-depth 50 --timeout-ms 60000`
 # AD_BENCH_RUNS times (default 5) with each binary, in its own AGENT_DESKTOP_HOME. It prints
 # a Markdown table: refs, refmap.json bytes and bytes per ref of the last run (or the error
-# code when the snapshot failed), and the min and median whole-process ms. The app is
+# code when the snapshot failed), and the min and median whole-process ms (failed runs are
+# timed too). The app is
 # stopped by pid at the end of each size.
 set -euo pipefail
 
@@ -70,7 +71,8 @@ for n in $NODES; do
     order=("${!bins[@]}")
     ((r % 2)) || order=($(printf '%s\n' "${!bins[@]}" | tac))
     for i in "${order[@]}"; do
-      if run_one "$i"; then times[$i]+=" $REPLY"; fi
+      run_one "$i" || true
+      times[$i]+=" $REPLY" # a failed run is timed too: the time it took to fail
     done
   done
   for i in "${!bins[@]}"; do

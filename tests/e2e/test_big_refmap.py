@@ -39,8 +39,9 @@ def test_a_big_window_snapshots_and_a_deep_ref_clicks(cli, state_home, huge_app)
     data = cli.ok("snapshot", "--app", "ad-bench-synthetic", "--max-depth", "50",
                   "--timeout-ms", "120000")
     assert data["complete"] is True, {k: v for k, v in data.items() if k != "tree"}
-    buttons = [n for n in nodes(data["tree"]) if n.get("role") == "button" and "ref_id" in n]
-    assert data["ref_count"] == len(buttons) and len(buttons) > 9000, data["ref_count"]
+    refs = [n for n in nodes(data["tree"]) if "ref_id" in n]
+    assert data["ref_count"] == len(refs) and len(refs) > 9000, data["ref_count"]
+    buttons = [n for n in refs if n.get("role") == "button"]
 
     path = refmap_path(state_home, data["snapshot_id"])
     size = os.path.getsize(path)
@@ -48,11 +49,21 @@ def test_a_big_window_snapshots_and_a_deep_ref_clicks(cli, state_home, huge_app)
     refmap = load_refmap(state_home, data["snapshot_id"])
     assert len(refmap["refs"]) == data["ref_count"]
 
-    deep = buttons[-1]  # the last button of the last row, far below the visible rows
-    key = "@e" + deep["ref_id"].rsplit(":e", 1)[1]
-    assert refmap["refs"][key]["name"] == deep["name"] and refmap["refs"][key]["role"] == "button"
     frame = _frame(huge_app.pid)
     assert frame.name == "AD Synthetic"
+    # The button with the highest ref number inside the window (one past the visible rows is
+    # offscreen and refused as such): its saved bounds, decoded independently, say where.
+    wx, wy, ww, wh = obs.extents(frame)
+
+    def inside(n):
+        b = refmap["refs"]["@e" + n["ref_id"].rsplit(":e", 1)[1]].get("bounds")
+        return (b is not None and b["x"] >= wx and b["y"] >= wy and b["width"] > 0 and
+                b["x"] + b["width"] <= wx + ww and b["y"] + b["height"] <= wy + wh)
+
+    deep = [n for n in buttons if inside(n)][-1]
+    key = "@e" + deep["ref_id"].rsplit(":e", 1)[1]
+    assert refmap["refs"][key]["name"] == deep["name"] and refmap["refs"][key]["role"] == "button"
+    assert int(key[2:]) > 1000, key  # deep in the map, not one of its first entries
 
     cli.ok("click", deep["ref_id"])
     want = "Clicked " + deep["name"]

@@ -79,7 +79,7 @@ typedef struct {
 
 static void put(out *o, const void *data, size_t n)
 {
-    if (o->failed)
+    if (o->failed || n == 0) /* an empty table has no buffer: memcpy(NULL) is UB */
         return;
     if (o->len + n > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;

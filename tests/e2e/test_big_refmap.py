@@ -37,7 +37,7 @@ def _frame(pid):
 
 def test_a_big_window_snapshots_and_a_deep_ref_clicks(cli, state_home, huge_app):
     data = cli.ok("snapshot", "--app", "ad-bench-synthetic", "--max-depth", "50",
-                  "--timeout-ms", "120000")
+                  "--timeout-ms", "120000", timeout=180)
     assert data["complete"] is True, {k: v for k, v in data.items() if k != "tree"}
     refs = [n for n in nodes(data["tree"]) if "ref_id" in n]
     assert data["ref_count"] == len(refs) and len(refs) > 9000, data["ref_count"]
@@ -65,7 +65,9 @@ def test_a_big_window_snapshots_and_a_deep_ref_clicks(cli, state_home, huge_app)
     assert refmap["refs"][key]["name"] == deep["name"] and refmap["refs"][key]["role"] == "button"
     assert int(key[2:]) > 1000, key  # deep in the map, not one of its first entries
 
-    cli.ok("click", deep["ref_id"])
+    # Resolving re-reads the whole window (strict identity): give it a deadline the app can
+    # meet on a loaded machine, as the snapshot has.
+    cli.ok("click", deep["ref_id"], "--timeout-ms", "120000", timeout=180)
     want = "Clicked " + deep["name"]
     obs.wait_until(lambda: _frame(huge_app.pid).name == want, timeout=30.0,
                    what="the app's title to name the clicked button")

@@ -1,8 +1,9 @@
 /* fuzz_refmap.c: a saved refmap is untrusted input (issue: a malformed refmap must never
  * weaken a check). The input is written as the refmap.json of a snapshot in a private state
  * root, in either format (refmap_codec.h); a format-2 input gets its checksum resealed first,
- * so mutations reach the decoder behind it. Then `get @<id>:e1` and `@<id>:e2` run through dispatch against the in-memory fake
- * adapter, whose only app is pid 42, process instance "boot:1", window "w-fake-1".
+ * so mutations reach the decoder behind it. Then `get @<id>:e1` and `@<id>:e2` run through
+ * dispatch against the in-memory fake adapter, whose only app is pid 42, process instance
+ * "boot:1", window "w-fake-1".
  *
  * Invariants: every run ends in one whole envelope; and a get that succeeds was resolved
  * against a refmap whose source names exactly that process (an integer pid 42 and instance

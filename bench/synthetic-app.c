@@ -6,7 +6,8 @@
  * Builds a scrolled grid of about sqrt(NODES) named rows ("Group g"), each holding about
  * NODES / rows children that alternate between labels and buttons with distinct names, so
  * the window exposes roughly NODES accessible nodes. Window title "AD Synthetic", prgname
- * ad-bench-synthetic.
+ * ad-bench-synthetic. A click on a button sets the title to "Clicked <its label>", so a test
+ * can see which button a ref reached.
  */
 #include <gtk/gtk.h>
 #include <math.h>
@@ -17,6 +18,12 @@
 
 static void set_name(GtkWidget *w, const char *name) {
   atk_object_set_name(gtk_widget_get_accessible(w), name);
+}
+
+static void on_clicked(GtkButton *button, gpointer window) {
+  char title[96];
+  snprintf(title, sizeof title, "Clicked %s", gtk_button_get_label(button));
+  gtk_window_set_title(GTK_WINDOW(window), title);
 }
 
 int main(int argc, char **argv) {
@@ -70,6 +77,7 @@ int main(int argc, char **argv) {
       } else {
         snprintf(text, sizeof text, "Button %ld.%ld", r + 1, c + 1);
         child = gtk_button_new_with_label(text);
+        g_signal_connect(child, "clicked", G_CALLBACK(on_clicked), window);
       }
       gtk_box_pack_start(GTK_BOX(row), child, FALSE, FALSE, 0);
     }

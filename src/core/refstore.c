@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/refmap_check.h"
+#include "core/refmap_codec.h"
 #include "core/refs.h"
 #include "core/state_files.h"
 
@@ -125,10 +126,10 @@ int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
     const char *id = json_string_value(json_object_get(refmap, "snapshot_id"));
     if (!id || !ad_snapshot_id_valid(id))
         return ad_error_set(err, AD_INTERNAL, "refmap without a valid snapshot id");
-    char *text = json_dumps(refmap, JSON_COMPACT | JSON_SORT_KEYS);
+    size_t len = 0;
+    unsigned char *text = ad_refmap_encode(refmap, &len);
     if (!text)
         return ad_error_set(err, AD_INTERNAL, "cannot encode refmap");
-    size_t len = strlen(text);
     int rc = -1;
     ad_state_dir ns = AD_STATE_DIR_INIT, snaps = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
     if (len > AD_REFMAP_MAX_BYTES) {
@@ -141,7 +142,7 @@ int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
         ad_state_dir_sub(&ns, "snapshots", true, &snaps, err) != 0 ||
         ad_state_dir_sub(&snaps, id, true, &dir, err) != 0)
         goto done;
-    if (ad_state_file_write(&dir, "refmap.json", text, len, err) < 0) {
+    if (ad_state_file_write(&dir, "refmap.json", (const char *)text, len, err) < 0) {
         /* No empty snapshots/<id>/ stays behind (a re-drilled one keeps its old refmap,
          * so the rmdir fails harmlessly). */
         ad_state_dir_close(&dir);
@@ -184,6 +185,21 @@ static int open_snapshot_dir(ad_ctx *ctx, const char *snapshot_id, ad_state_dir 
     return rc;
 }
 
+/* Format 2 (refmap_codec.h), or the JSON object earlier versions wrote (format 1: a state
+ * root kept from a previous version can still hold one). */
+static int decode(const char *bytes, size_t len, json_t **ret, ad_error *err,
+                  const char *snapshot_id)
+{
+    const unsigned char *b = (const unsigned char *)bytes;
+    const char *why = NULL;
+    if (ad_refmap_is_compact(b, len))
+        return ad_refmap_decode(b, len, ret, &why) < 0
+                   ? ad_refmap_invalid(err, snapshot_id, why)
+                   : 0;
+    *ret = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, NULL);
+    return *ret ? 0 : ad_refmap_invalid(err, snapshot_id, "'refmap.json' is not valid JSON");
+}
+
 int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_error *err)
 {
     if (!ad_snapshot_id_valid(snapshot_id))
@@ -193,11 +209,16 @@ int ad_refstore_load(ad_ctx *ctx, const char *snapshot_id, json_t **ret, ad_erro
     int rc = open_snapshot_dir(ctx, snapshot_id, &dir, err);
     if (rc == 0) {
         ad_error why = AD_ERROR_INIT;
-        rc = ad_state_json_read(&dir, "refmap.json", AD_REFMAP_MAX_BYTES, &map, &why);
-        /* A refmap that is not a private regular JSON file is no usable snapshot. The
-         * reason names the file, never its content. */
+        char *bytes = NULL;
+        size_t len = 0;
+        rc = ad_state_file_read(&dir, "refmap.json", AD_REFMAP_MAX_BYTES, &bytes, &len, &why);
+        /* A refmap that is not a private regular file in a known format is no usable
+         * snapshot. The reason names the file or the format, never its content. */
         if (rc < 0)
             ad_refmap_invalid(err, snapshot_id, why.message);
+        else if (rc == 0 && decode(bytes, len, &map, err, snapshot_id) < 0)
+            rc = -1;
+        free(bytes);
         ad_error_clear(&why);
     }
     ad_state_dir_close(&dir);

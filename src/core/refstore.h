@@ -1,6 +1,6 @@
 /* refstore.h: saved snapshots, one refmap.json per snapshot in the selected namespace.
  *
- * A refmap is a JSON object:
+ * A refmap is a JSON object, written to disk in the compact format 2 (refmap_codec.h):
  *   { "snapshot_id", "created_at", "next_ref", "app", "window": {id,title}|null, "surface",
  *     "source": { pid, process_instance, source_app, source_window_id, ... },
  *     "refs": { "@e1": RefEntry, ... } }

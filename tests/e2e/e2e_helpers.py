@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import atspi_observer as obs
+import refmap_format
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,8 +177,9 @@ def refmap_path(state_home, snapshot_id):
 
 
 def load_refmap(state_home, snapshot_id):
-    with open(refmap_path(state_home, snapshot_id), encoding="utf-8") as f:
-        return json.load(f)
+    """The saved refmap in either format (refmap_format.py)."""
+    with open(refmap_path(state_home, snapshot_id), "rb") as f:
+        return refmap_format.decode(f.read())
 
 
 def rect(bounds):

@@ -155,15 +155,16 @@ def test_password_value_is_never_shown(cli, state_home, fixture_app):
     assert json.loads(outputs[3])["data"]["match"]["value"] is None   # find match
     assert json.loads(outputs[4])["data"]["total_matches"] == 0       # --text
     assert json.loads(outputs[5])["data"]["total_matches"] == 0       # --value
-    with open(refmap_path(state_home, sid), encoding="utf-8") as f:
-        refmap_text = f.read()
-    for text in outputs + [refmap_text]:
-        assert SECRET not in text
-        decoded = list(_strings(json.loads(text)))
+    with open(refmap_path(state_home, sid), "rb") as f:
+        assert SECRET.encode() not in f.read()
+    refmap = load_refmap(state_home, sid)
+    for value in [json.loads(text) for text in outputs] + [refmap]:
+        assert SECRET not in json.dumps(value)
+        decoded = list(_strings(value))
         assert not any(SECRET in s for s in decoded)
         if masked:
             assert not any(masked in s for s in decoded), "the masked value leaked"
-    entry = json.loads(refmap_text)["refs"]["@e%d" % ref_number(ref)[1]]
+    entry = refmap["refs"]["@e%d" % ref_number(ref)[1]]
     assert "value" not in entry
 
 

@@ -1,14 +1,16 @@
 /* fuzz_refmap.c: a saved refmap is untrusted input (issue: a malformed refmap must never
  * weaken a check). The input is written as the refmap.json of a snapshot in a private state
- * root; then `get @<id>:e1` and `@<id>:e2` run through dispatch against the in-memory fake
- * adapter, whose only app is pid 42, process instance "boot:1", window "w-fake-1".
+ * root, in either format (refmap_codec.h); a format-2 input gets its checksum resealed first,
+ * so mutations reach the decoder behind it. Then `get @<id>:e1` and `@<id>:e2` run through
+ * dispatch against the in-memory fake adapter, whose only app is pid 42, process instance
+ * "boot:1", window "w-fake-1".
  *
  * Invariants: every run ends in one whole envelope; and a get that succeeds was resolved
  * against a refmap whose source names exactly that process (an integer pid 42 and instance
  * "boot:1"): no malformed or foreign source may pass as a match.
  *
- * With AD_FUZZ_WRITE_SEED=PATH set, the first run saves a real snapshot's refmap of the fake
- * window to PATH (how the seed corpus was made) before fuzzing. */
+ * With AD_FUZZ_WRITE_SEED=PATH set, the first run saves a real snapshot's refmap (format 2,
+ * byte for byte) of the fake window to PATH (how the seed corpus was made) before fuzzing. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 
 #include "cli/parse.h"
 #include "dispatch/dispatch.h"
+#include "core/refmap_codec.h"
 #include "core/refs.h"
 #include "fake_adapter.h"
 #include "fuzz_util.h"
@@ -47,10 +50,16 @@ static void write_seed(const char *path)
     char *src = NULL;
     if (!id || asprintf(&src, "%s/snapshots/%s/refmap.json", fz_state_home(), id) < 0)
         abort();
-    json_t *refmap = json_load_file(src, 0, NULL);
-    if (!refmap || json_dump_file(refmap, path, JSON_INDENT(1)) < 0)
+    FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+    char buf[65536];
+    size_t n;
+    if (!in || !out)
         abort();
-    json_decref(refmap);
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            abort();
+    if (fclose(in) != 0 || fclose(out) != 0)
+        abort();
     json_decref(env);
     free(src);
 }
@@ -91,9 +100,29 @@ static bool names_the_fake_process(const json_t *refmap)
            strcmp(inst, "boot:1") == 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The refmap the input decodes to in either format, or NULL. A format-2 input is resealed
+ * in place (its last 4 bytes become the checksum of the rest). */
+static json_t *decode_input(uint8_t *data, size_t size)
 {
-    json_t *parsed = json_loadb((const char *)data, size, 0, NULL);
+    if (!ad_refmap_is_compact(data, size))
+        return json_loadb((const char *)data, size, 0, NULL);
+    if (size >= 9) {
+        unsigned sum = ad_refmap_checksum(data, size - 4);
+        for (int i = 0; i < 4; i++)
+            data[size - 4 + i] = (uint8_t)(sum >> (8 * i));
+    }
+    json_t *map = NULL;
+    const char *why;
+    return ad_refmap_decode(data, size, &map, &why) == 0 ? map : NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
+{
+    uint8_t *data = malloc(size ? size : 1);
+    if (!data)
+        abort();
+    memcpy(data, input, size);
+    json_t *parsed = decode_input(data, size);
     char id[AD_SNAPSHOT_ID_MAX + 1], *dir = NULL, *file = NULL;
     input_id(parsed, id);
     if (asprintf(&dir, "%s/snapshots/%s", fz_state_home(), id) < 0 ||
@@ -125,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     unlink(file);
     json_decref(parsed);
+    free(data);
     free(snaps);
     free(dir);
     free(file);

@@ -154,7 +154,7 @@ static void inflate_refmap(fx *f, const char *sid, const char *under, size_t n)
     char *path = NULL;
     if (asprintf(&path, "%s/snapshots/%s/refmap.json", f->home.state, sid) < 0)
         abort();
-    json_t *map = json_load_file(path, 0, NULL);
+    json_t *map = tu_refmap_load(path);
     assert_non_null(map);
     json_t *refs = json_object_get(map, "refs");
     json_t *root = json_object_get(refs, under);

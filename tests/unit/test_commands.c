@@ -128,7 +128,7 @@ static void test_snapshot_envelope(void **state)
     assert_string_equal(ref_named(env, "7"), want);
     /* The saved refmap holds the same refs and the counter. */
     char *p = refmap_path(f, sid);
-    json_t *map = json_load_file(p, 0, NULL);
+    json_t *map = tu_refmap_load(p);
     assert_int_equal(json_object_size(tu_at(map, "refs")), 9);
     assert_int_equal(tu_int(map, "next_ref"), 10);
     assert_string_equal(tu_str(map, "refs.@e2.name"), "7");

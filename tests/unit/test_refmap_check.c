@@ -275,7 +275,7 @@ static json_t *click_redirected(fx *f, json_t *pid)
     char *path = NULL;
     assert_true(asprintf(&path, "%s/snapshots/%s/refmap.json", f->home.state, sid) > 0);
     json_decref(env);
-    json_t *map = json_load_file(path, 0, NULL);
+    json_t *map = tu_refmap_load(path);
     assert_non_null(map);
     json_t *source = json_object_get(map, "source");
     json_object_set_new(source, "source_window_id", json_string(f->theirs->w.id));

@@ -1,5 +1,7 @@
 /* test_util.c: see test_util.h. */
 #include "test_util.h"
+
+#include "core/refmap_codec.h"
 #include "fake_adapter.h"
 
 #include <dirent.h>
@@ -114,6 +116,20 @@ char *tu_read_file(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+json_t *tu_refmap_load(const char *path)
+{
+    size_t len = 0;
+    char *bytes = tu_read_file(path, &len);
+    json_t *map = NULL;
+    const char *why = NULL;
+    if (bytes && ad_refmap_is_compact((const unsigned char *)bytes, len))
+        ad_refmap_decode((const unsigned char *)bytes, len, &map, &why);
+    else if (bytes)
+        map = json_loadb(bytes, len, 0, NULL);
+    free(bytes);
+    return map;
 }
 
 void tu_write_file(const char *path, const char *text)

@@ -46,6 +46,8 @@ void tu_rmrf(const char *path);
 char *tu_read_file(const char *path, size_t *len);
 /* Writes a file (mode 0600), aborting on failure. */
 void tu_write_file(const char *path, const char *text);
+/* A saved refmap.json in either format, decoded (new reference, the caller's), or NULL. */
+json_t *tu_refmap_load(const char *path);
 /* Entries in a directory, excluding "." and "..". -1 when it cannot be opened. */
 int tu_count_entries(const char *dir);
 /* True when some entry of dir starts with '.' (a temp file left behind). */

@@ -71,6 +71,22 @@ def test_a_click_asks_the_ids_of_its_candidates_only(cli, fixture_app):
     assert snapshot_asked > 10 * click_asked
 
 
+def test_a_wait_for_count_asks_no_ids(cli, fixture_app):
+    """--wait-for counts selector matches, which compare no identity: the click with it asks
+    no more ids than its own strict resolution plus the fresh snapshot it returns (bc663fe;
+    the count used to read every node's id on each poll)."""
+    before = need_state(fixture_app)
+    snap = cli.ok("snapshot", *FIXTURE)
+    inc = find_node(snap["tree"], native_id="inc_button")
+    _, _, snapshot_asked = traced(cli, "snapshot", *FIXTURE)
+    data, _, asked = traced(cli, "click", inc["ref_id"], "--wait-for", "button:Increment")
+    expect_count(fixture_app, before["count"] + 1)
+    assert data["snapshot_id"] != snap["snapshot_id"]  # the satisfied wait's fresh snapshot
+    # The click's candidates (at most 4 asks, as above) plus the fresh snapshot, which shows
+    # every id; a count that read ids would add a whole window's worth per poll.
+    assert asked <= snapshot_asked + 4, (asked, snapshot_asked)
+
+
 def test_twins_still_fail_closed(cli, fixture_app):
     """Ids are read for both twins at resolution time: the ref still cannot pick one, and
     neither twin is clicked."""

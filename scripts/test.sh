@@ -48,6 +48,8 @@ count_unit() { # $1 = build dir, $2 = console log, $3 = exit status of meson tes
 }
 
 log=$(mktemp -d "${TMPDIR:-/tmp}/ad-test.XXXXXX")
+# The sanitizer runtimes a python host preloads to load the ASan build of the library.
+asan_preload="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
 echo "== unit tests"
 meson test -C build --print-errorlogs >"$log/unit.txt" 2>&1
 st=$?; tail -n 8 "$log/unit.txt"; count_unit build "$log/unit.txt" $st
@@ -78,7 +80,7 @@ for variant in build build-asan; do
   # ASan library itself, so its runtime is preloaded; Python's own leaks are not ours.
   echo "== C library smoke test ($variant)"
   preload=""
-  [[ $variant == build-asan ]] && preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+  [[ $variant == build-asan ]] && preload=$asan_preload
   smoke_home=$(mktemp -d "${TMPDIR:-/tmp}/ad-smoke.XXXXXX")
   AGENT_DESKTOP_HOME=$smoke_home LD_PRELOAD=$preload \
     ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
@@ -94,12 +96,14 @@ done
 # python's own exit leaks, so this fails on a sanitizer error or a leak whose stack holds
 # the library, not on the exit status.
 echo "== C library e2e (build-asan, runtime preloaded)"
-LD_PRELOAD=$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so) \
+LD_PRELOAD=$asan_preload \
   AD_BIN=$PWD/build-asan/agent-desktop AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
   ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1 \
   /usr/bin/python3 -m pytest tests/e2e/test_ffi_elements.py -q -p no:cacheprovider \
   >"$log/e2e-ffi-asan.txt" 2>&1
 st=0
+# No "N passed" line at all (a crash, a collection error, no tests ran) is a failure too.
+grep -Eq '[0-9]+ passed' "$log/e2e-ffi-asan.txt" || st=1
 if grep -q 'runtime error\|ERROR: AddressSanitizer' "$log/e2e-ffi-asan.txt" ||
    grep -A80 'leak of' "$log/e2e-ffi-asan.txt" |
      grep -qE 'libagent_desktop_ffi|/src/(ffi|core|linux|dispatch|commands|platform)/'; then

@@ -18,15 +18,15 @@ cd "$here"
 export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
 # shellcheck disable=SC1091
 source scripts/desktop-env.sh
-/usr/bin/python3 - "$build" "${AD_BENCH_RUNS:-10}" <<'PY'
+AD_BENCH_DIR=$here/bench /usr/bin/python3 - "$build" "${AD_BENCH_RUNS:-10}" <<'PY'
 import ctypes as C, json, os, statistics, subprocess, sys, tempfile, time
+sys.path.insert(0, os.environ["AD_BENCH_DIR"])
+from bench_fixture import start_fixture, stop, wait_registered
 build, runs = sys.argv[1], int(sys.argv[2])
 home = tempfile.mkdtemp(prefix="ad-bench-ffi-home-")
 os.environ["AGENT_DESKTOP_HOME"] = home
 binary = os.path.join(build, "agent-desktop")
-app = subprocess.Popen([os.path.join(build, "tests/fixture-app/ad-fixture")],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       start_new_session=True)
+app = start_fixture(os.path.join(build, "tests/fixture-app/ad-fixture"))
 lib = C.CDLL(os.path.join(build, "libagent_desktop_ffi.so"))
 lib.ad_adapter_create.restype = C.c_void_p
 lib.ad_adapter_destroy.argtypes = [C.c_void_p]
@@ -63,15 +63,7 @@ cases = [
     ("status", ("status",), lambda: call(lib.ad_status, adapter)),
 ]
 try:
-    deadline = time.monotonic() + 30
-    while True:  # the fixture registers on the bus
-        try:
-            cli("snapshot", "--app", "ad-fixture", "-i")
-            break
-        except (AssertionError, ValueError):
-            if time.monotonic() > deadline:
-                sys.exit("bench-ffi: ad-fixture did not register")
-            time.sleep(0.2)
+    wait_registered(lambda: cli("snapshot", "--app", "ad-fixture", "-i"), "bench-ffi")
     times = {name: {"cli": [], "lib": []} for name, _, _ in cases}
     for name, argv, fn in cases:  # untimed warm-up
         cli(*argv)
@@ -90,10 +82,5 @@ try:
     print("\n%d interleaved runs each, ms; one adapter for the library's whole run." % runs)
 finally:
     lib.ad_adapter_destroy(adapter)
-    app.terminate()
-    try:
-        app.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        app.kill()
-        app.wait()
+    stop(app)
 PY

@@ -19,14 +19,15 @@ cd "$here"
 export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
 # shellcheck disable=SC1091
 source scripts/desktop-env.sh
-/usr/bin/python3 - "$bin" "$here/build/tests/fixture-app/ad-fixture" \
+AD_BENCH_DIR=$here/bench /usr/bin/python3 - "$bin" "$here/build/tests/fixture-app/ad-fixture" \
   "${AD_BENCH_RUNS:-10}" <<'PY'
 import json, os, statistics, subprocess, sys, tempfile, time
+sys.path.insert(0, os.environ["AD_BENCH_DIR"])
+from bench_fixture import start_fixture, stop, wait_registered
 binary, fixture, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 home = tempfile.mkdtemp(prefix="ad-bench-mcp-home-")
 env = dict(os.environ, AGENT_DESKTOP_HOME=home)
-app = subprocess.Popen([fixture], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       start_new_session=True)
+app = start_fixture(fixture, env)
 server = subprocess.Popen([binary, "mcp"], env=env, stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -60,15 +61,7 @@ cases = [
      ("desktop_snapshot", {"app": "ad-fixture", "interactive_only": True})),
 ]
 try:
-    deadline = time.monotonic() + 30
-    while True:  # the fixture registers on the bus
-        try:
-            cli("snapshot", "--app", "ad-fixture", "-i")
-            break
-        except (AssertionError, ValueError):
-            if time.monotonic() > deadline:
-                sys.exit("bench-mcp: ad-fixture did not register")
-            time.sleep(0.2)
+    wait_registered(lambda: cli("snapshot", "--app", "ad-fixture", "-i"), "bench-mcp")
     times = {name: {"cli": [], "mcp": []} for name, _, _ in cases}
     for name, argv, (tool, arguments) in cases:  # untimed warm-up
         cli(*argv)
@@ -93,10 +86,5 @@ finally:
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait()
-    app.terminate()
-    try:
-        app.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        app.kill()
-        app.wait()
+    stop(app)
 PY

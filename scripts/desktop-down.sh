@@ -64,7 +64,7 @@ fi
 # address, not on XDG_RUNTIME_DIR, leaves alone every process a caller merely ran with
 # this desktop's env file sourced (test runners, other desktop-down runs).
 starters=()
-for f in bus-address a11y-address; do
+for f in bus-address a11y-address system-bus-address; do
   if [[ -s "$DIR/$f" ]]; then starters+=(-e "DBUS_STARTER_ADDRESS=$(<"$DIR/$f")"); fi
 done
 
@@ -171,5 +171,6 @@ if [[ -n "$rt" && -d "$rt" ]]; then
   done
   [[ ! -e "$rt" ]] || echo "desktop-down: could not remove $rt" >&2
 fi
-rm -f "$DIR/pids" "$DIR/runtime-dir" "$DIR/bus-address" "$DIR/a11y-address"
+rm -f "$DIR/pids" "$DIR/runtime-dir" "$DIR/bus-address" "$DIR/a11y-address" \
+  "$DIR/system-bus-address"
 exit 0

@@ -9,6 +9,9 @@
 # environment into the sourcing shell, and stops it from an EXIT trap (any EXIT trap set
 # before sourcing still runs after it; a script that sets its own EXIT trap later must call
 # ad_desktop_stop in it). AD_DESKTOP_KEEP_LOGS=1 keeps the temp dir with the daemons' logs.
+# AD_DESKTOP_KIND picks the private desktop: openbox (default: Xvfb + openbox),
+# gnome-wayland (headless GNOME Shell on Wayland) or gnome-x11 (GNOME Shell on Xvfb), both
+# from gnome-desktop-up.sh; a GNOME kind always starts a private one.
 #
 # Defines:
 #   ad_desktop_track PID           record an app pid so desktop-down.sh stops it too (a
@@ -83,11 +86,20 @@ ad_desktop_stop() {
   fi
 }
 
-if [[ "${AD_DESKTOP_PRIVATE:-0}" != 1 ]] && _ad_session_usable; then
+if [[ "${AD_DESKTOP_PRIVATE:-0}" != 1 && "${AD_DESKTOP_KIND:-openbox}" == openbox ]] \
+    && _ad_session_usable; then
   : # reuse the caller's session
 else
   _ad_desktop_tmp=$(mktemp -d "${TMPDIR:-/tmp}/ad-desktop.XXXXXX")
-  if ! "$_ad_scripts_dir/desktop-up.sh" "$_ad_desktop_tmp" >/dev/null; then
+  case "${AD_DESKTOP_KIND:-openbox}" in
+    openbox) _ad_up=("$_ad_scripts_dir/desktop-up.sh") ;;
+    gnome-wayland) _ad_up=("$_ad_scripts_dir/gnome-desktop-up.sh") ;;
+    gnome-x11) _ad_up=("$_ad_scripts_dir/gnome-desktop-up.sh" --x11) ;;
+    *) echo "desktop-env: AD_DESKTOP_KIND must be openbox, gnome-wayland or gnome-x11" >&2
+       # shellcheck disable=SC2317
+       return 1 2>/dev/null || exit 1 ;;
+  esac
+  if ! "${_ad_up[@]}" "$_ad_desktop_tmp" >/dev/null; then
     rm -rf -- "$_ad_desktop_tmp"
     echo "desktop-env: could not start a headless desktop" >&2
     # shellcheck disable=SC2317  # exit is reached when the file is run, not sourced
@@ -95,7 +107,8 @@ else
   fi
   # shellcheck disable=SC1091
   source "$_ad_desktop_tmp/env"
-  unset AT_SPI_BUS_ADDRESS WAYLAND_DISPLAY
+  unset AT_SPI_BUS_ADDRESS
+  [[ "${AD_DESKTOP_KIND:-openbox}" == gnome-wayland ]] || unset WAYLAND_DISPLAY
   AD_DESKTOP_OWNED=1
   _ad_prev_exit_trap=$(trap -p EXIT)
   _ad_prev_exit_trap=${_ad_prev_exit_trap#"trap -- "}

@@ -30,6 +30,10 @@ PACKAGES=(
   chromium
   # a Qt 5 app (tests/fixture-qt: Qt's bridge, its combo popups)
   python3-pyqt5
+  # the headless GNOME Shell desktops (scripts/gnome-desktop-up.sh): gjs runs the shell's
+  # notification daemon, pipewire + wireplumber back Mutter's ScreenCast (pointer input over
+  # RemoteDesktop needs a stream); wl-clipboard is the Wayland clipboard; notify-send
+  gnome-shell mutter gjs pipewire wireplumber wl-clipboard libnotify-bin
   # test tooling
   jq python3 python3-pytest python3-pyatspi gir1.2-atspi-2.0
   # clipboard reads and writes of other clients, INCR seen on the wire (test_clipboard.py)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh: every test. Installs what is missing, builds the normal and the ASan + UBSan
 # builds, runs the unit tests in both, starts its own headless desktop, runs the end-to-end
-# tests against real apps with both binaries, stops everything it started, and prints
+# tests against real apps with both binaries (openbox; then tests/e2e/gnome on a headless
+# GNOME Shell, Wayland and X11), stops everything it started, and prints
 # "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -119,6 +120,22 @@ bash tests/e2e/x11_input_check.sh build >"$log/x11.txt" 2>&1
 st=$?
 tail -n 3 "$log/x11.txt"
 count_tap "$log/x11.txt" $st
+
+# GNOME Shell tests (tests/e2e/gnome/) on a headless GNOME Shell, on Wayland and on X11,
+# each its own desktop (scripts/gnome-desktop-up.sh), stopped when the stage ends. The ASan
+# build alone: the openbox stages above already run both binaries through the same code.
+for kind in gnome-wayland gnome-x11; do
+  echo "== GNOME end-to-end tests ($kind, build-asan)"
+  AD_DESKTOP_KIND=$kind AD_BIN=$PWD/build-asan/agent-desktop \
+    AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+    bash -c 'source scripts/desktop-env.sh || exit 4
+             /usr/bin/python3 -m pytest tests/e2e/gnome -q -p no:cacheprovider' \
+    >"$log/e2e-$kind.txt" 2>&1
+  st=$?
+  tail -n 15 "$log/e2e-$kind.txt"
+  count "$log/e2e-$kind.txt" $st
+done
 
 # libFuzzer targets (TAP), a short fixed time each; scripts/fuzz.sh SECONDS runs them longer.
 echo "== fuzzers"

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# gnome-desktop-up.sh: start a private headless GNOME Shell desktop for tests and benchmarks.
+#
+#   scripts/gnome-desktop-up.sh [--x11] DIR
+#
+# Default: GNOME Shell as a headless Wayland compositor (gnome-shell --wayland --headless
+# --virtual-monitor, AD_GNOME_MONITOR, default 1280x800). --x11: Xvfb plus
+# gnome-shell --x11 --replace (GNOME on X11, with XTEST). Starts, in order: a private
+# runtime dir and HOME, a private session bus, a second private bus exported as
+# DBUS_SYSTEM_BUS_ADDRESS (without a system bus gnome-shell 43 dies in LoginManager), the
+# AT-SPI bus launcher, pipewire + wireplumber (Mutter's ScreenCast, which pointer input over
+# RemoteDesktop needs), Xvfb for --x11, and gnome-shell. Ready when org.freedesktop.Notifications
+# has an owner (gnome-shell's notification daemon; 2-7 s) and the Overview, where the shell
+# starts, is closed. Every step is polled against AD_DESKTOP_TIMEOUT_S (default 60 s).
+#
+# DIR gets the same files as desktop-up.sh (pids, env, runtime-dir, bus-address,
+# a11y-address, display for --x11, *.log), plus system-bus-address and kind
+# ("gnome-wayland" or "gnome-x11"). Stop it with desktop-down.sh DIR.
+#
+# --no-x11 on Wayland is deliberate: without it gnome-shell starts Xwayland on a public
+# display and leaves X lock files behind.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+die() { echo "gnome-desktop-up: $*" >&2; exit 1; }
+
+kind=gnome-wayland
+if [[ "${1:-}" == "--x11" ]]; then kind=gnome-x11; shift; fi
+[[ $# -eq 1 ]] || die "usage: gnome-desktop-up.sh [--x11] DIR"
+mkdir -p "$1"
+DIR=$(cd "$1" && pwd)
+STEP_TIMEOUT_S=${AD_DESKTOP_TIMEOUT_S:-60}
+MONITOR=${AD_GNOME_MONITOR:-1280x800}
+LAUNCHER=${AD_ATSPI_BUS_LAUNCHER:-/usr/libexec/at-spi-bus-launcher}
+[[ -x "$LAUNCHER" ]] || die "$LAUNCHER not found (install at-spi2-core)"
+for tool in gnome-shell gjs pipewire wireplumber dbus-daemon dbus-send; do
+  command -v "$tool" >/dev/null || die "$tool not found (run scripts/install-deps.sh)"
+done
+if [[ $kind == gnome-x11 ]]; then
+  for tool in Xvfb xdpyinfo xprop; do
+    command -v "$tool" >/dev/null || die "$tool not found (run scripts/install-deps.sh)"
+  done
+fi
+
+now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
+
+starttime() {
+  local stat
+  local -a f
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+  stat=${stat##*) }
+  read -r -a f <<<"$stat"
+  echo "${f[19]}"
+}
+
+if [[ -s "$DIR/pids" ]]; then
+  while read -r pid st _; do
+    [[ "$pid" =~ ^[0-9]+$ ]] || continue
+    now_st=$(starttime "$pid") || continue
+    if [[ -z "${st:-}" || "$st" == "$now_st" ]]; then
+      die "$DIR already holds a running desktop (pid $pid); run desktop-down.sh first"
+    fi
+  done <"$DIR/pids"
+fi
+: >"$DIR/pids"
+rm -f "$DIR/env" "$DIR/display" "$DIR/runtime-dir" "$DIR/bus-address" "$DIR/a11y-address" \
+  "$DIR/system-bus-address" "$DIR/kind"
+
+ok=0
+cleanup_on_failure() {
+  if [[ $ok -eq 0 ]]; then
+    echo "gnome-desktop-up: failed; stopping what was started (logs in $DIR)" >&2
+    "$here/desktop-down.sh" "$DIR" >&2 || true
+  fi
+}
+trap cleanup_on_failure EXIT
+
+record_pid() { # PID LABEL
+  local st
+  st=$(starttime "$1") || die "$2 (pid $1) exited right after it started; see $DIR/$2.log"
+  echo "$1 $st $2" >>"$DIR/pids"
+}
+
+alive() {
+  local stat
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+  stat=${stat##*) }
+  [[ ${stat:0:1} != Z ]]
+}
+
+wait_for() { # DESCRIPTION PID_TO_WATCH CMD...
+  local what=$1 watch=$2; shift 2
+  local deadline=$(($(now_ms) + STEP_TIMEOUT_S * 1000))
+  while ! "$@" >/dev/null 2>&1; do
+    if [[ -n "$watch" ]] && ! alive "$watch"; then return 2; fi
+    if (($(now_ms) > deadline)); then
+      echo "gnome-desktop-up: timed out after ${STEP_TIMEOUT_S}s waiting for $what" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+
+# --- private runtime dir and HOME ---------------------------------------------------------
+# Under /tmp: the AT-SPI and Wayland sockets live in it and a socket path fits in 108 bytes.
+runtime_dir=$(mktemp -d /tmp/ad-xdg-runtime.XXXXXX)
+chmod 0700 "$runtime_dir"
+echo "$runtime_dir" >"$DIR/runtime-dir"
+# gnome-shell and the apps write ~/.local and ~/.config; keep them out of the real HOME.
+home_dir="$DIR/home"
+mkdir -p "$home_dir"
+chmod 0700 "$home_dir"
+
+base_env=(
+  -u DBUS_SESSION_BUS_ADDRESS -u NO_AT_BRIDGE -u AT_SPI_BUS_ADDRESS -u WAYLAND_DISPLAY
+  -u DISPLAY -u XDG_SESSION_TYPE -u GDK_BACKEND
+  XDG_RUNTIME_DIR="$runtime_dir" HOME="$home_dir" GSETTINGS_BACKEND=memory
+  GTK_A11Y=atspi QT_ACCESSIBILITY=1 LIBGL_ALWAYS_SOFTWARE=1 XDG_CURRENT_DESKTOP=GNOME
+)
+
+start_bus() { # LABEL -> prints the address; records the pid
+  local out addr pid
+  out=$(env "${base_env[@]}" dbus-daemon --session --fork --print-address=1 --print-pid=1 \
+    </dev/null 2>"$DIR/$1.log") || die "dbus-daemon ($1) failed; see $DIR/$1.log"
+  addr=$(sed -n 1p <<<"$out")
+  pid=$(sed -n 2p <<<"$out")
+  [[ -n "$addr" && "$pid" =~ ^[0-9]+$ ]] || die "unexpected dbus-daemon output: $out"
+  record_pid "$pid" "$1"
+  echo "$addr"
+}
+
+# --- 1. Xvfb (GNOME on X11 only) ----------------------------------------------------------
+display=""
+if [[ $kind == gnome-x11 ]]; then
+  xvfb_ready() { # N PID
+    local lock_pid
+    lock_pid=$(tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null) || return 1
+    [[ "$lock_pid" == "$2" ]] && DISPLAY=":$1" xdpyinfo >/dev/null 2>&1
+  }
+  xvfb_pid=""
+  for ((n = 90; n < 190; n++)); do
+    [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
+    Xvfb ":$n" -screen 0 "${MONITOR}x24" -nolisten tcp -noreset </dev/null >"$DIR/xvfb.log" 2>&1 &
+    xvfb_pid=$!
+    rc=0
+    wait_for "Xvfb :$n" "$xvfb_pid" xvfb_ready "$n" "$xvfb_pid" || rc=$?
+    if [[ $rc -eq 0 ]]; then display=":$n"; break; fi
+    if [[ $rc -eq 1 ]]; then kill "$xvfb_pid" 2>/dev/null || true; exit 1; fi
+    wait "$xvfb_pid" 2>/dev/null || true
+    xvfb_pid=""
+  done
+  [[ -n "$display" ]] || die "no free X display between :90 and :189"
+  record_pid "$xvfb_pid" xvfb
+  echo "${display#:}" >"$DIR/display"
+fi
+
+# --- 2. session bus and the stand-in system bus -------------------------------------------
+bus_address=$(start_bus dbus)
+echo "$bus_address" >"$DIR/bus-address"
+system_bus_address=$(start_bus system-dbus)
+echo "$system_bus_address" >"$DIR/system-bus-address"
+base_env+=(DBUS_SESSION_BUS_ADDRESS="$bus_address" DBUS_SYSTEM_BUS_ADDRESS="$system_bus_address")
+
+session_send() {
+  DBUS_SESSION_BUS_ADDRESS=$bus_address dbus-send --session --reply-timeout=2000 --print-reply "$@"
+}
+name_owned() { # NAME
+  session_send --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner \
+    "string:$1" | grep -q 'boolean true'
+}
+
+# --- 3. AT-SPI bus launcher (before the shell, so the shell and apps find it) --------------
+launcher_args=(--launch-immediately)
+grep -qa -- '--a11y=' "$LAUNCHER" && launcher_args+=(--a11y=1)
+env "${base_env[@]}" "$LAUNCHER" "${launcher_args[@]}" </dev/null >"$DIR/atspi.log" 2>&1 &
+launcher_pid=$!
+record_pid "$launcher_pid" at-spi-bus-launcher
+wait_for "org.a11y.Bus on the session bus" "$launcher_pid" name_owned org.a11y.Bus \
+  || die "at-spi-bus-launcher did not register org.a11y.Bus; see $DIR/atspi.log"
+a11y_address=""
+get_a11y_address() {
+  a11y_address=$(session_send --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress \
+    | sed -n 's/^ *string "\(.*\)"$/\1/p')
+  [[ -n "$a11y_address" ]]
+}
+wait_for "org.a11y.Bus.GetAddress" "$launcher_pid" get_a11y_address || die "GetAddress failed"
+get_a11y_address
+echo "$a11y_address" >"$DIR/a11y-address"
+
+# --- 4. pipewire and wireplumber ------------------------------------------------------------
+env "${base_env[@]}" pipewire </dev/null >"$DIR/pipewire.log" 2>&1 &
+pipewire_pid=$!
+record_pid "$pipewire_pid" pipewire
+wait_for "the pipewire socket" "$pipewire_pid" test -S "$runtime_dir/pipewire-0" \
+  || die "pipewire did not start; see $DIR/pipewire.log"
+env "${base_env[@]}" wireplumber </dev/null >"$DIR/wireplumber.log" 2>&1 &
+record_pid "$!" wireplumber
+
+# --- 5. gnome-shell -----------------------------------------------------------------------
+if [[ $kind == gnome-wayland ]]; then
+  env "${base_env[@]}" XDG_SESSION_TYPE=wayland gnome-shell --wayland --headless \
+    --virtual-monitor "$MONITOR" --no-x11 </dev/null >"$DIR/gnome-shell.log" 2>&1 &
+else
+  env "${base_env[@]}" DISPLAY="$display" XDG_SESSION_TYPE=x11 gnome-shell --x11 --replace \
+    </dev/null >"$DIR/gnome-shell.log" 2>&1 &
+fi
+shell_pid=$!
+record_pid "$shell_pid" gnome-shell
+# gnome-shell's notification daemon is the last of its services to come up.
+wait_for "gnome-shell to own org.freedesktop.Notifications" "$shell_pid" \
+  name_owned org.freedesktop.Notifications \
+  || die "gnome-shell did not start; see $DIR/gnome-shell.log"
+if [[ $kind == gnome-wayland ]]; then
+  wait_for "the Wayland socket" "$shell_pid" test -S "$runtime_dir/wayland-0" \
+    || die "gnome-shell made no wayland-0 socket; see $DIR/gnome-shell.log"
+fi
+# The shell starts in the Overview, which covers every window; close it and check.
+overview_closed() {
+  session_send --dest=org.gnome.Shell /org/gnome/Shell org.freedesktop.DBus.Properties.Set \
+    string:org.gnome.Shell string:OverviewActive variant:boolean:false >/dev/null &&
+    session_send --dest=org.gnome.Shell /org/gnome/Shell org.freedesktop.DBus.Properties.Get \
+      string:org.gnome.Shell string:OverviewActive | grep -q 'boolean false'
+}
+wait_for "the Overview to close" "$shell_pid" overview_closed \
+  || die "could not close the Overview; see $DIR/gnome-shell.log"
+echo "$kind" >"$DIR/kind"
+
+# --- env file -----------------------------------------------------------------------------
+emit() {
+  if [[ "$2" =~ ^[A-Za-z0-9_:/.,=+@%-]*$ ]]; then
+    echo "export $1=$2"
+  else
+    echo "export $1='$2'"
+  fi
+}
+{
+  if [[ $kind == gnome-wayland ]]; then
+    emit WAYLAND_DISPLAY wayland-0
+    emit XDG_SESSION_TYPE wayland
+    emit GDK_BACKEND wayland
+    emit QT_QPA_PLATFORM wayland
+    echo "unset DISPLAY"
+  else
+    emit DISPLAY "$display"
+    emit XDG_SESSION_TYPE x11
+    emit GDK_BACKEND x11
+    echo "unset WAYLAND_DISPLAY"
+  fi
+  emit DBUS_SESSION_BUS_ADDRESS "$bus_address"
+  emit DBUS_SYSTEM_BUS_ADDRESS "$system_bus_address"
+  emit XDG_RUNTIME_DIR "$runtime_dir"
+  emit XDG_CURRENT_DESKTOP GNOME
+  emit HOME "$home_dir"
+  emit GTK_A11Y atspi
+  emit NO_AT_BRIDGE 0
+  emit QT_ACCESSIBILITY 1
+  emit GSETTINGS_BACKEND memory
+  emit LIBGL_ALWAYS_SOFTWARE 1
+  emit AD_DESKTOP_DIR "$DIR"
+  emit AD_DESKTOP_KIND "$kind"
+} >"$DIR/env.tmp"
+mv "$DIR/env.tmp" "$DIR/env"
+ok=1
+cat "$DIR/env"

@@ -128,9 +128,10 @@ static ad_error_code code_named(const char *name)
     return AD_ACTION_FAILED;
 }
 
-/* ad_helper_request, or with start false ad_helper_request_running. */
+/* ad_helper_request, or with start false ad_helper_request_running; with once false a
+ * connection closed without a reply is tried again (ad_helper_request_once). */
 static int request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
-                   bool start, json_t **ret_reply, ad_error *err)
+                   bool start, bool once, json_t **ret_reply, ad_error *err)
 {
     char exe[PATH_MAX], dir[PATH_MAX], sock_path[PATH_MAX];
     if (helper_path(exe, sizeof(exe), err) < 0)
@@ -144,7 +145,7 @@ static int request(json_t *req, const void *payload, size_t len, int64_t deadlin
     json_t *reply = NULL;
     /* Twice at most: a helper that was exiting as we connected closes without a reply, and
      * the second try starts a new one. */
-    for (int attempt = 0; attempt < 2 && !reply; attempt++) {
+    for (int attempt = 0; attempt < (once ? 1 : 2) && !reply; attempt++) {
         int fd = start ? connect_helper(exe, sock_path, deadline_us) : try_connect(sock_path);
         if (fd < 0 && !start)
             return 1;
@@ -178,11 +179,16 @@ static int request(json_t *req, const void *payload, size_t len, int64_t deadlin
 int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t deadline_us,
                       json_t **ret_reply, ad_error *err)
 {
-    return request(req, payload, len, deadline_us, true, ret_reply, err);
+    return request(req, payload, len, deadline_us, true, false, ret_reply, err);
+}
+
+int ad_helper_request_once(json_t *req, int64_t deadline_us, json_t **ret_reply, ad_error *err)
+{
+    return request(req, NULL, 0, deadline_us, false, true, ret_reply, err);
 }
 
 int ad_helper_request_running(json_t *req, int64_t deadline_us, json_t **ret_reply,
                               ad_error *err)
 {
-    return request(req, NULL, 0, deadline_us, false, ret_reply, err);
+    return request(req, NULL, 0, deadline_us, false, false, ret_reply, err);
 }

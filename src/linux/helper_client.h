@@ -29,4 +29,10 @@ int ad_helper_request(json_t *req, const void *payload, size_t len, int64_t dead
 int ad_helper_request_running(json_t *req, int64_t deadline_us, json_t **ret_reply,
                               ad_error *err);
 
+/* As ad_helper_request_running, but sent once: a request whose effect must not happen twice
+ * (input events) is never repeated to a helper that closed without replying, since it may
+ * have acted on part of it. 1 when none answers on the socket. */
+int ad_helper_request_once(json_t *req, int64_t deadline_us, json_t **ret_reply,
+                           ad_error *err);
+
 #endif

@@ -1,4 +1,4 @@
-/* physical.c: synthesized input over X11 XTEST. Before pointer input to a window the window
+/* physical.c: synthesized input over X11 XTEST (on Wayland: wayland_input.h). Before pointer input to a window the window
  * is focused (and the focus read back) and the target point is hit-tested: input goes only
  * where the requested window shows. Nothing is sent until every check passed, so a refusal
  * is not_delivered; a failure between events is delivery_uncertain. */
@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "linux/atspi_apps.h"
+#include "linux/wayland_input.h"
 #include "linux/window_ops.h"
 #include "linux/x11_input.h"
 
@@ -136,8 +137,8 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
                       int64_t deadline_us, ad_act_result *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    if (ad_linux_require_x11("Physical input", err) < 0)
-        return -1;
+    if (ad_linux_wayland_session())
+        return ad_wayland_physical(bus, req, deadline_us, ret, err);
     ad_x11 *x = *held; /* a connection still holding remapped keys goes on with them */
     unsigned mods = 0;
     int rc = -1;

@@ -129,6 +129,11 @@ int ad_x11_modifier_mask(const char *name, unsigned *ret_mask, ad_error *err);
 /* The keysym that types code point cp: Latin-1 code points are their own keysym, others are
  * 0x1000000 + cp. Pure. */
 uint32_t ad_x11_codepoint_keysym(uint32_t cp);
+/* UTF-8 text (at most AD_X11_TYPE_MAX_BYTES) as the keysyms that type it, one per character:
+ * "\n", "\r" and "\r\n" are Return and "\t" Tab. *ret is malloc'd (the caller frees).
+ * INVALID_ARGS for invalid UTF-8 or another control character. Pure: also the Wayland path's
+ * mapping (wayland_plan.h). */
+int ad_x11_text_keysyms(const char *s, uint32_t **ret, int *ret_n, ad_error *err);
 
 /* Types UTF-8 text (at most AD_X11_TYPE_MAX_BYTES) as key events to whatever has the input
  * focus. "\n", "\r" and "\r\n" press Return and "\t" Tab; other control characters and

@@ -301,8 +301,7 @@ int ad_x11_key_combo(ad_x11 *x, const char *combo, ad_error *err)
     return finish_keys(x, err);
 }
 
-/* Text -> keysyms (caller frees *ret). INVALID_ARGS for bad UTF-8 or control characters. */
-static int text_keysyms(const char *s, uint32_t **ret, int *ret_n, ad_error *err)
+int ad_x11_text_keysyms(const char *s, uint32_t **ret, int *ret_n, ad_error *err)
 {
     size_t len = strlen(s);
     if (len > AD_X11_TYPE_MAX_BYTES)
@@ -447,7 +446,7 @@ int ad_x11_type_text(ad_x11 *x, const char *utf8, ad_error *err)
         return -1;
     if (!utf8)
         return ad_x11_bad_arg(err, "ad_x11_type_text needs text");
-    if (text_keysyms(utf8, &ks, &n, err) < 0)
+    if (ad_x11_text_keysyms(utf8, &ks, &n, err) < 0)
         return -1;
     if (n == 0 || keymap_load(x, err) < 0) {
         free(ks);

@@ -10,6 +10,8 @@
 #include "core/ctx.h"
 #include "linux/x11_connect.h"
 #include "linux/helper_client.h"
+#include "linux/physical.h" /* ad_linux_wayland_session */
+#include "linux/wayland_clipboard.h"
 #include "linux/x11_atom.h"
 
 #define MAX_FILE_URLS 4096
@@ -296,6 +298,8 @@ int ad_x11_clipboard_read(ad_adapter *a, ad_clip_want want, int64_t deadline_us,
                           ad_clip_content *ret, ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session())
+        return ad_wl_clipboard_read(want, deadline_us, ret, err);
     clip_conn cc = {0};
     if (clip_open(&cc, err) < 0)
         return -1;
@@ -389,6 +393,8 @@ int ad_x11_clipboard_write(ad_adapter *a, const ad_clip_content *content, int64_
                            ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session())
+        return ad_wl_clipboard_write(content, deadline_us, err);
     clip_conn cc = {0};
     if (clip_open(&cc, err) < 0)
         return -1;
@@ -423,7 +429,9 @@ int ad_x11_clipboard_write(ad_adapter *a, const ad_clip_content *content, int64_
 int ad_x11_clipboard_clear(ad_adapter *a, int64_t deadline_us, ad_error *err)
 {
     (void)a;
-    (void)deadline_us; /* two requests on our own connection: no owner to wait for */
+    if (ad_linux_wayland_session())
+        return ad_wl_clipboard_clear(deadline_us, err);
+    /* two requests on our own connection: no owner to wait for */
     clip_conn cc = {0};
     if (clip_open(&cc, err) < 0)
         return -1;

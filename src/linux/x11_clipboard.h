@@ -15,6 +15,8 @@
  * Clearing: SetSelectionOwner(None), then GetSelectionOwner must say None (the helper sees
  * SelectionClear and lets go).
  *
+ * In a Wayland session the three ops are wayland_clipboard.h's instead.
+ *
  * Each call opens its own X connection ($DISPLAY) and closes it. Limit: a read larger than
  * AD_X11_CLIP_READ_MAX is refused.
  */

@@ -1,0 +1,162 @@
+"""Input on GNOME Wayland through the helper's Mutter RemoteDesktop session (wl_session.h):
+press and pointer clicks read back through pyatspi and org.gnome.Shell, and the session's
+life across commands, its idle stop and a killed helper."""
+import os
+import subprocess
+import time
+
+import pytest
+
+import atspi_observer as obs
+import wl_helper
+
+pytestmark = pytest.mark.wayland_only
+
+
+def overview_active():
+    out = subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o",
+                          "/org/gnome/Shell", "-m", "org.freedesktop.DBus.Properties.Get",
+                          "org.gnome.Shell", "OverviewActive"],
+                         capture_output=True, text=True, timeout=10, check=True).stdout
+    return "true" in out
+
+
+def set_overview(active):
+    subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o",
+                    "/org/gnome/Shell", "-m", "org.freedesktop.DBus.Properties.Set",
+                    "org.gnome.Shell", "OverviewActive", "<%s>" % str(active).lower()],
+                   capture_output=True, timeout=10, check=True)
+    obs.wait_until(lambda: overview_active() == active, timeout=10, what="OverviewActive")
+
+
+def calculator_display(pid):
+    window = obs.window_for_pid(pid)
+    for o in obs.walk(window):
+        if o.role in ("text", "entry") and "editable" in obs.state_names(o.acc) and \
+                "read only" not in obs.state_names(o.acc):
+            return obs.text_of(o.acc)
+    return None
+
+
+@pytest.fixture
+def overview_closed():
+    set_overview(False)
+    yield
+    set_overview(False)
+
+
+def test_press_types_into_calculator(calculator_app, run, overview_closed):
+    # The first key of the session lands too (the session is primed before it answers).
+    wl_helper.stop_helper()
+    run("press", "escape")
+    for key in ("7", "shift+8", "6"):
+        code, env = run("press", key)
+        assert code == 0 and env["ok"], env
+        step = env["data"]["steps"][0]
+        assert step["mechanism"] == "physical_synthetic"
+        assert env["data"]["disposition"]["delivery"] == "delivered_unverified"
+    obs.wait_until(lambda: (calculator_display(calculator_app.pid) or "").endswith("7×6"),
+                   timeout=10, what="7×6 in the calculator")
+
+
+def focused_fixture_entry(fixture_app):
+    """The fixture's name entry, emptied and focused (GTK3's AT-SPI grabFocus also presents
+    its window, which makes it the active one)."""
+    window = obs.wait_for_window(fixture_app.pid)
+    entry = obs.by_id(window, "name_entry")
+    obs.set_text(entry, "")
+    entry.queryComponent().grabFocus()
+    obs.wait_until(lambda: "focused" in obs.state_names(entry), timeout=10, what="entry focus")
+    return entry
+
+
+def test_press_into_fixture_entry(fixture_app, run, overview_closed):
+    entry = focused_fixture_entry(fixture_app)
+    for key in ("w", "shift+l", "2"):
+        code, env = run("press", key)
+        assert env["ok"], env
+    obs.wait_until(lambda: obs.text_of(entry) == "wL2", timeout=10, what="wL2 in the entry")
+
+
+def test_one_session_serves_several_commands(calculator_app, run, overview_closed):
+    run("press", "escape")
+    first = wl_helper.status()
+    assert first and first["session"], first
+    for _ in range(3):
+        assert run("press", "escape")[1]["ok"]
+    again = wl_helper.status()
+    assert again["pid"] == first["pid"]
+    assert again["session"] == first["session"] and again["started"] == first["started"]
+
+
+def test_session_restarts_after_idle_and_after_kill(fixture_app, run, overview_closed):
+    wl_helper.stop_helper()
+    env_short = {"AGENT_DESKTOP_WAYLAND_IDLE_MS": "1500"}
+    assert run("press", "escape", env=env_short)[1]["ok"]
+    first = wl_helper.status()
+    assert first and first["session"] and first["idle_ms"] == 1500, first
+    # Idle: the session stops and the helper, holding nothing, exits.
+    obs.wait_until(lambda: wl_helper.helper_pid() is None, timeout=15,
+                   what="the helper's idle exit")
+    assert run("press", "escape")[1]["ok"]
+    second = wl_helper.status()
+    assert second["session"] and second["session"] != first["session"]
+    # Killed by pid: the next command starts a new helper and a new session.
+    os.kill(second["pid"], 9)
+    obs.wait_until(lambda: not os.path.exists("/proc/%d" % second["pid"]), timeout=10,
+                   what="the killed helper gone")
+    # The first command after the kill starts a new helper and session; windows are active
+    # (and entries focusable) only while one exists, so the entry is focused after it.
+    assert run("press", "shift")[1]["ok"]
+    entry = focused_fixture_entry(fixture_app)
+    assert run("press", "7")[1]["ok"]
+    third = wl_helper.status()
+    assert third["pid"] != second["pid"] and third["session"] not in (None, second["session"])
+    obs.wait_until(lambda: obs.text_of(entry) == "7", timeout=10,
+                   what="the key after the restart in the entry")
+
+
+def test_element_pointer_input_refused(fixture_app, run, overview_closed):
+    # Element extents are window-relative on Wayland: a --headed click at a ref is refused
+    # before anything is sent, never clicked at a wrong point.
+    code, env = run("snapshot", "--app", "ad-fixture", "-i")
+    ref = next(n["ref_id"] for n in _nodes(env["data"]["tree"])
+               if n.get("role") == "button" and n.get("ref_id"))
+    before = wl_helper.status()
+    code, env = run("double-click", "--headed", ref)
+    assert not env["ok"], env
+    # Refused by the shared actionability checks (no screen bounds on Wayland yet) or by the
+    # Wayland physical op (wayland_session); either way before anything was sent.
+    assert env["error"]["code"] in ("TIMEOUT", "ACTION_NOT_SUPPORTED"), env
+    assert env["error"]["disposition"]["delivery"] == "not_delivered"
+    after = wl_helper.status()
+    assert before is None or after is None or after["started"] == before["started"]
+
+
+def _nodes(n):
+    yield n
+    for c in n.get("children", []):
+        yield from _nodes(c)
+
+
+# Last: closing the Overview need not give the keyboard back to the app the tests type into.
+def activities_point():
+    shell = obs.apps_named("gnome-shell")[0]
+    # gnome-shell 43: the top bar's Activities toggle, or the label inside it
+    for o in obs.walk(shell):
+        if o.name == "Activities" and obs.extents(o.acc):
+            x, y, w, h = obs.extents(o.acc)
+            if w > 0 and h > 0:
+                return x + w // 2, y + h // 2
+    raise AssertionError("no Activities button in gnome-shell's tree")
+
+
+def test_mouse_click_at_screen_point_opens_overview(shell_pid, run, overview_closed):
+    x, y = activities_point()
+    code, env = run("mouse-click", "--headed", "--xy", "%d,%d" % (x, y))
+    assert code == 0 and env["ok"], env
+    assert env["data"]["steps"][0]["mechanism"] == "physical_synthetic"
+    obs.wait_until(overview_active, timeout=10, what="the Overview opened by the click")
+    code, env = run("mouse-click", "--headed", "--xy", "%d,%d" % (x, y))
+    assert env["ok"], env
+    obs.wait_until(lambda: not overview_active(), timeout=10, what="the Overview closed")

@@ -122,7 +122,7 @@ static int plan_pointer(const ad_phys_req *req, ad_wl_plan *p, ad_error *err)
         for (int i = 1; i <= AD_WL_DRAG_STEPS; i++)
             if (motion(p, req->x + (req->x2 - req->x) * i / AD_WL_DRAG_STEPS,
                        req->y + (req->y2 - req->y) * i / AD_WL_DRAG_STEPS,
-                       step_ms > AD_WL_KEY_GAP_MS ? step_ms : AD_WL_KEY_GAP_MS, err) < 0)
+                       step_ms, err) < 0)
                 return -1;
         if (wait_ms(p, req->hold_ms > AD_WL_PRESS_HOLD_MS ? req->hold_ms : AD_WL_PRESS_HOLD_MS,
                     err) < 0 ||

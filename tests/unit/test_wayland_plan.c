@@ -56,10 +56,12 @@ static void test_combo_presses_modifiers_first_releases_in_reverse(void **state)
     expect_key(&e[3], 'v', false);
     expect_key(&e[4], SHIFT, false);
     expect_key(&e[5], CTRL, false);
-    for (size_t i = 0; i < p.n; i++) /* every key is followed by its gap */
-        if (p.ev[i].kind == AD_WL_KEY)
+    for (size_t i = 0; i < p.n; i++) /* every key is followed by its gap, if any */
+        if (p.ev[i].kind == AD_WL_KEY && AD_WL_KEY_GAP_MS > 0)
             assert_true(i + 1 < p.n && p.ev[i + 1].kind == AD_WL_WAIT &&
                         p.ev[i + 1].value == AD_WL_KEY_GAP_MS);
+    if (AD_WL_KEY_GAP_MS == 0)
+        assert_int_equal(p.n, 6);
     ad_wl_plan_clear(&p);
 }
 

@@ -7,6 +7,7 @@ import tempfile
 import pytest
 
 import atspi_observer as obs
+from shell_input import focused_fixture_entry
 
 pytestmark = pytest.mark.wayland_only
 
@@ -45,13 +46,9 @@ def test_clear(run):
 
 
 def test_round_trip_with_gtk_entry(fixture_app, run):
-    window = obs.wait_for_window(fixture_app.pid)
-    entry = obs.by_id(window, "name_entry")
     # set -> paste into the entry (ctrl+v on the focused entry) -> read the entry
     assert run("clipboard-set", "pasted-by-ctrl-v")[1]["ok"]
-    obs.set_text(entry, "")
-    entry.queryComponent().grabFocus()
-    obs.wait_until(lambda: "focused" in obs.state_names(entry), timeout=10, what="entry focus")
+    entry = focused_fixture_entry(fixture_app, run)
     assert run("press", "ctrl+v")[1]["ok"]
     obs.wait_until(lambda: obs.text_of(entry) == "pasted-by-ctrl-v", timeout=10,
                    what="the pasted text in the entry")

@@ -3,30 +3,15 @@ press and pointer clicks read back through pyatspi and org.gnome.Shell, and the 
 life across commands, its idle stop and a killed helper."""
 import os
 import subprocess
-import time
 
 import pytest
 
 import atspi_observer as obs
 import wl_helper
+from shell_input import (activate_from_dash, focused_fixture_entry, overview_active,
+                         set_overview)
 
 pytestmark = pytest.mark.wayland_only
-
-
-def overview_active():
-    out = subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o",
-                          "/org/gnome/Shell", "-m", "org.freedesktop.DBus.Properties.Get",
-                          "org.gnome.Shell", "OverviewActive"],
-                         capture_output=True, text=True, timeout=10, check=True).stdout
-    return "true" in out
-
-
-def set_overview(active):
-    subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o",
-                    "/org/gnome/Shell", "-m", "org.freedesktop.DBus.Properties.Set",
-                    "org.gnome.Shell", "OverviewActive", "<%s>" % str(active).lower()],
-                   capture_output=True, timeout=10, check=True)
-    obs.wait_until(lambda: overview_active() == active, timeout=10, what="OverviewActive")
 
 
 def calculator_display(pid):
@@ -48,6 +33,7 @@ def overview_closed():
 def test_press_types_into_calculator(calculator_app, run, overview_closed):
     # The first key of the session lands too (the session is primed before it answers).
     wl_helper.stop_helper()
+    activate_from_dash(run, "Calculator", calculator_app.pid)
     run("press", "escape")
     for key in ("7", "shift+8", "6"):
         code, env = run("press", key)
@@ -59,24 +45,8 @@ def test_press_types_into_calculator(calculator_app, run, overview_closed):
                    timeout=10, what="7×6 in the calculator")
 
 
-def focused_fixture_entry(fixture_app):
-    """The fixture's name entry, emptied and focused (GTK3's AT-SPI grabFocus also presents
-    its window, which makes it the active one)."""
-    window = obs.wait_for_window(fixture_app.pid)
-    entry = obs.by_id(window, "name_entry")
-    obs.set_text(entry, "")
-    entry.queryComponent().grabFocus()
-    try:
-        obs.wait_until(lambda: "focused" in obs.state_names(entry), timeout=10,
-                       what="entry focus")
-    except AssertionError:
-        print("STATES", obs.state_names(entry), obs.state_names(window))
-        raise
-    return entry
-
-
 def test_press_into_fixture_entry(fixture_app, run, overview_closed):
-    entry = focused_fixture_entry(fixture_app)
+    entry = focused_fixture_entry(fixture_app, run)
     for key in ("w", "shift+l", "2"):
         code, env = run("press", key)
         assert env["ok"], env
@@ -98,7 +68,7 @@ def test_concurrent_commands_do_not_interleave(fixture_app, cli, run, overview_c
     # Two commands at once: one holds shift around its key, the other presses a plain key.
     # Served one request at a time, a plain key never lands inside the other's shift.
     run("press", "shift")
-    entry = focused_fixture_entry(fixture_app)
+    entry = focused_fixture_entry(fixture_app, run)
     procs = []
     for combo in ("shift+x", "y"):
         script = "for i in 1 2 3 4 5 6; do \"$0\" press %s >/dev/null || exit 1; done" % combo
@@ -130,7 +100,7 @@ def test_session_restarts_after_idle_and_after_kill(fixture_app, run, overview_c
     # The first command after the kill starts a new helper and session; windows are active
     # (and entries focusable) only while one exists, so the entry is focused after it.
     assert run("press", "shift")[1]["ok"]
-    entry = focused_fixture_entry(fixture_app)
+    entry = focused_fixture_entry(fixture_app, run)
     assert run("press", "7")[1]["ok"]
     third = wl_helper.status()
     assert third["pid"] != second["pid"] and third["session"] not in (None, second["session"])

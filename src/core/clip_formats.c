@@ -42,6 +42,17 @@ void ad_string_list_free(char **list, size_t n)
     free(list);
 }
 
+long ad_file_list_parse(const char *type, const char *text, size_t len, size_t max,
+                        char ***ret)
+{
+    size_t skip = 0;
+    if (strcmp(type, "x-special/gnome-copied-files") == 0) {
+        const char *nl = memchr(text, '\n', len);
+        skip = nl ? (size_t)(nl - text) + 1 : len;
+    }
+    return ad_uri_list_parse(text + skip, len - skip, max, ret);
+}
+
 long ad_uri_list_parse(const char *text, size_t len, size_t max, char ***ret)
 {
     char **list = NULL;

@@ -20,6 +20,12 @@ char *ad_file_url_from_path(const char *abs_path);
  * (NULL when 0); -1 on OOM. Free with ad_string_list_free. */
 long ad_uri_list_parse(const char *text, size_t len, size_t max, char ***ret);
 
+/* The URLs of a file list in the clipboard type `type`: "text/uri-list" as
+ * ad_uri_list_parse, or GNOME's "x-special/gnome-copied-files" (a "copy" or "cut" line, then
+ * one URL a line). Returns as ad_uri_list_parse. */
+long ad_file_list_parse(const char *type, const char *text, size_t len, size_t max,
+                        char ***ret);
+
 void ad_string_list_free(char **list, size_t n);
 
 /* A PNG's size from its signature and IHDR chunk: 0 with *ret_width, *ret_height (both at

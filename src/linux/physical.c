@@ -122,15 +122,17 @@ static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_
     if (x_window_of(bus, req->window, req->require_active_window_id, deadline_us, &want, &pid, err) < 0 ||
         ad_x11_active_window(x, &active, &active_pid, err) < 0)
         return -1;
-    if (active != want) {
-        ad_error_set(err, AD_ACTION_FAILED, "The target window is not active and focus changes "
-                                            "are not allowed");
-        ad_error_suggest(err, "Bring the window forward (a --headed ref action may focus it), "
-                              "then act again");
-        ad_error_detail(err, "cause", json_string("frame_not_active"));
-        return -1;
-    }
-    return 0;
+    return active != want ? ad_linux_frame_not_active(err) : 0;
+}
+
+int ad_linux_frame_not_active(ad_error *err)
+{
+    ad_error_set(err, AD_ACTION_FAILED, "The target window is not active and focus changes "
+                                        "are not allowed");
+    ad_error_suggest(err, "Bring the window forward (a --headed ref action may focus it), "
+                          "then act again");
+    ad_error_detail(err, "cause", json_string("frame_not_active"));
+    return -1;
 }
 
 int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,

@@ -20,6 +20,9 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool p
 /* 0 on X11; in a Wayland session (XDG_SESSION_TYPE, or WAYLAND_DISPLAY without DISPLAY)
  * ACTION_NOT_SUPPORTED, details.cause wayland_session, "<what> needs X11", and -1. */
 int ad_linux_require_x11(const char *what, ad_error *err);
+/* ACTION_FAILED, cause frame_not_active (a scoped headless press to a window that is not
+ * active), and -1: the one refusal for X11 and Wayland. */
+int ad_linux_frame_not_active(ad_error *err);
 int ad_linux_active_window(int *ret_pid, char **ret_title, ad_error *err);
 
 /* A Wayland session: XDG_SESSION_TYPE=wayland, or a Wayland display and no X one. X11 input

@@ -13,11 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clip_formats.h"
 #include "helper/helper_proto.h"
 #include "linux/wayland_input.h"
+#include "linux/x11_clipboard.h" /* ad_clip_file_list_content */
 
-#define MAX_FILE_URLS 4096
 #define MAX_READ (128u * 1024 * 1024)
 
 /* What one wl-clipboard run gave: stdout (malloc'd, NUL-terminated), stderr's first line. */
@@ -281,21 +280,7 @@ static int read_kind(const char *offered, ad_clip_want want, int64_t deadline_us
                                  .data = buf, .len = len};
         return 1;
     }
-    size_t skip = 0; /* GNOME's list starts with a "copy" or "cut" line */
-    if (strcmp(type, "x-special/gnome-copied-files") == 0) {
-        const char *nl = memchr(buf, '\n', len);
-        skip = nl ? (size_t)(nl - buf) + 1 : len;
-    }
-    char **urls = NULL;
-    long n = ad_uri_list_parse(buf + skip, len - skip, MAX_FILE_URLS, &urls);
-    free(buf);
-    if (n < 0)
-        return ad_error_set(err, AD_INTERNAL, "Out of memory reading the clipboard");
-    if (n == 0)
-        return 0;
-    *ret = (ad_clip_content){.kind = AD_CLIP_FILE_URLS, .file_urls = urls,
-                             .n_file_urls = (size_t)n};
-    return 1;
+    return ad_clip_file_list_content(type, buf, len, ret, err);
 }
 
 int ad_wl_clipboard_read(ad_clip_want want, int64_t deadline_us, ad_clip_content *ret,

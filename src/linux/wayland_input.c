@@ -7,6 +7,7 @@
 
 #include "linux/atspi_apps.h"
 #include "linux/helper_client.h"
+#include "linux/physical.h" /* ad_linux_frame_not_active */
 #include "linux/wayland_plan.h"
 
 static json_t *wl_req(const char *op)
@@ -50,11 +51,7 @@ static int not_active(ad_error *err, bool focus_asked)
         ad_error_detail(err, "cause", json_string("wayland_session"));
         return -1;
     }
-    ad_error_set(err, AD_ACTION_FAILED, "The target window is not active and focus changes "
-                                        "are not allowed");
-    ad_error_suggest(err, "Bring the window forward, then act again");
-    ad_error_detail(err, "cause", json_string("frame_not_active"));
-    return -1;
+    return ad_linux_frame_not_active(err);
 }
 
 /* The window checks, before anything is sent. */

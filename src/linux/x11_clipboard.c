@@ -259,22 +259,11 @@ static int read_image(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret, 
     return 1;
 }
 
-/* text/uri-list, else x-special/gnome-copied-files (a "copy" or "cut" line, then URLs). */
-static int read_file_urls(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret,
-                          ad_error *err)
+int ad_clip_file_list_content(const char *type, char *buf, size_t len, ad_clip_content *ret,
+                              ad_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0, skip = 0;
-    int r = convert_offered(cc, "text/uri-list", deadline_us, &buf, &len, err);
-    if (r == 0) {
-        r = convert_offered(cc, "x-special/gnome-copied-files", deadline_us, &buf, &len, err);
-        const char *nl = r == 1 ? memchr(buf, '\n', len) : NULL;
-        skip = nl ? (size_t)(nl - buf) + 1 : len;
-    }
-    if (r != 1)
-        return r;
     char **urls = NULL;
-    long n = ad_uri_list_parse(buf + skip, len - skip, MAX_FILE_URLS, &urls);
+    long n = ad_file_list_parse(type, buf, len, MAX_FILE_URLS, &urls);
     free(buf);
     if (n < 0)
         return ad_error_set(err, AD_INTERNAL, "Out of memory reading the clipboard");
@@ -283,6 +272,21 @@ static int read_file_urls(clip_conn *cc, int64_t deadline_us, ad_clip_content *r
     *ret = (ad_clip_content){.kind = AD_CLIP_FILE_URLS, .file_urls = urls,
                              .n_file_urls = (size_t)n};
     return 1;
+}
+
+/* text/uri-list, else x-special/gnome-copied-files (a "copy" or "cut" line, then URLs). */
+static int read_file_urls(clip_conn *cc, int64_t deadline_us, ad_clip_content *ret,
+                          ad_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    const char *type = "text/uri-list";
+    int r = convert_offered(cc, type, deadline_us, &buf, &len, err);
+    if (r == 0) {
+        type = "x-special/gnome-copied-files";
+        r = convert_offered(cc, type, deadline_us, &buf, &len, err);
+    }
+    return r != 1 ? r : ad_clip_file_list_content(type, buf, len, ret, err);
 }
 
 /* File references, then an image, then text: the first form the owner offers. */

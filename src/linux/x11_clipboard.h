@@ -34,4 +34,10 @@ int ad_x11_clipboard_write(ad_adapter *a, const ad_clip_content *content, int64_
                            ad_error *err);
 int ad_x11_clipboard_clear(ad_adapter *a, int64_t deadline_us, ad_error *err);
 
+/* A file list read in clipboard type `type` (core/clip_formats.h ad_file_list_parse) as
+ * content: 1 with *ret (AD_CLIP_FILE_URLS, at most 4096 URLs), 0 when it holds none, -1 on
+ * OOM. Takes buf (malloc'd) and frees it. Shared with the Wayland clipboard. */
+int ad_clip_file_list_content(const char *type, char *buf, size_t len, ad_clip_content *ret,
+                              ad_error *err);
+
 #endif

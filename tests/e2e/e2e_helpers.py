@@ -476,3 +476,17 @@ def screen_extents(acc, window, pid):
     ox = x11[0] + (x11[2] - frame[2]) // 2
     oy = x11[1] + (x11[3] - frame[3]) // 2
     return (ext[0] + ox, ext[1] + oy, ext[2], ext[3])
+
+
+def helper_dir():
+    """The per-user helper's directory (helper_proto.h)."""
+    return os.path.join(os.environ["XDG_RUNTIME_DIR"], "agent-desktop")
+
+
+def helper_pid():
+    """The running helper's pid from helper.pid, or None."""
+    try:
+        with open(os.path.join(helper_dir(), "helper.pid")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None

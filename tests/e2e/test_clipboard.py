@@ -16,7 +16,8 @@ import pytest
 
 import atspi_observer as obs
 from action_helpers import FIXTURE_TITLE, UNVERIFIED, activate, need_state, ref, wait_state
-from e2e_helpers import REPO_ROOT, expect_error, fixture_reset, proc_state, stop_process
+from e2e_helpers import (REPO_ROOT, expect_error, fixture_reset, helper_dir, helper_pid,
+                         proc_state, stop_process)
 
 pytestmark = pytest.mark.skipif(shutil.which("xclip") is None,
                                 reason="xclip is needed (scripts/install-deps.sh)")
@@ -28,18 +29,6 @@ SET_REPORT = {
                "outcome": "succeeded"}],
     "target": {"kind": "clipboard"},
 }
-
-
-def helper_dir():
-    return os.path.join(os.environ["XDG_RUNTIME_DIR"], "agent-desktop")
-
-
-def helper_pid():
-    try:
-        with open(os.path.join(helper_dir(), "helper.pid")) as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
-        return None
 
 
 def exited(pid):

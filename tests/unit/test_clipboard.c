@@ -45,6 +45,23 @@ static void test_uri_list_parse(void **state)
     ad_string_list_free(urls, 1);
 }
 
+static void test_file_list_parse_by_type(void **state)
+{
+    (void)state;
+    const char gnome[] = "copy\nfile:///a\nfile:///b";
+    char **urls = NULL;
+    long n = ad_file_list_parse("x-special/gnome-copied-files", gnome, sizeof(gnome) - 1, 16,
+                                &urls);
+    assert_int_equal(n, 2); /* the "copy" line is not a URL */
+    assert_string_equal(urls[0], "file:///a");
+    ad_string_list_free(urls, (size_t)n);
+    const char plain[] = "file:///x\r\n";
+    assert_int_equal(ad_file_list_parse("text/uri-list", plain, sizeof(plain) - 1, 16, &urls), 1);
+    assert_string_equal(urls[0], "file:///x");
+    ad_string_list_free(urls, 1);
+    assert_int_equal(ad_file_list_parse("x-special/gnome-copied-files", "cut", 3, 16, &urls), 0);
+}
+
 static void test_png_size(void **state)
 {
     (void)state;
@@ -271,6 +288,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_url_encoding),
         cmocka_unit_test(test_uri_list_parse),
+        cmocka_unit_test(test_file_list_parse_by_type),
         cmocka_unit_test(test_png_size),
         cmocka_unit_test_setup_teardown(test_set_text_keeps_every_byte, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_text_with_nul_is_refused, setup, teardown),

@@ -53,6 +53,21 @@ def test_press_into_fixture_entry(fixture_app, run, overview_closed):
     obs.wait_until(lambda: obs.text_of(entry) == "wL2", timeout=10, what="wL2 in the entry")
 
 
+def test_scoped_press_to_inactive_window_refused(calculator_app, fixture_app, run,
+                                                 overview_closed):
+    entry = focused_fixture_entry(fixture_app, run)  # the fixture is the active window
+    before = calculator_display(calculator_app.pid)
+    code, env = run("press", "--app", "gnome-calculator", "9")
+    assert not env["ok"], env
+    assert env["error"]["code"] == "ACTION_FAILED"
+    assert env["error"]["details"]["cause"] == "frame_not_active"
+    assert env["error"]["disposition"]["delivery"] == "not_delivered"
+    # Ordering canary: a key that is sent lands, and only then is the refused one absent.
+    assert run("press", "--app", "ad-fixture", "k")[1]["ok"]
+    obs.wait_until(lambda: obs.text_of(entry) == "k", timeout=10, what="the canary key")
+    assert calculator_display(calculator_app.pid) == before
+
+
 def test_one_session_serves_several_commands(calculator_app, run, overview_closed):
     run("press", "escape")
     first = wl_helper.status()

@@ -7,17 +7,7 @@ import socket
 import struct
 import time
 
-
-def helper_dir():
-    return os.path.join(os.environ["XDG_RUNTIME_DIR"], "agent-desktop")
-
-
-def helper_pid():
-    try:
-        with open(os.path.join(helper_dir(), "helper.pid")) as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
-        return None
+from e2e_helpers import helper_dir, helper_pid
 
 
 def request(obj, timeout=20.0):

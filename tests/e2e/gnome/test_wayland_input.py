@@ -2,6 +2,7 @@
 press and pointer clicks read back through pyatspi and org.gnome.Shell, and the session's
 life across commands, its idle stop and a killed helper."""
 import os
+import signal
 import subprocess
 
 import pytest
@@ -77,6 +78,24 @@ def test_one_session_serves_several_commands(calculator_app, run, overview_close
     again = wl_helper.status()
     assert again["pid"] == first["pid"]
     assert again["session"] == first["session"] and again["started"] == first["started"]
+
+
+def test_stalled_helper_fails_closed(fixture_app, run, overview_closed):
+    # A helper that cannot answer (stopped by pid): the command fails before it sent
+    # anything, not_delivered, and no key reaches the entry.
+    entry = focused_fixture_entry(fixture_app, run)
+    pid = wl_helper.helper_pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        code, env = run("press", "q", timeout=120)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert not env["ok"], env
+    assert env["error"]["code"] in ("ACTION_FAILED", "TIMEOUT"), env
+    assert env["error"]["disposition"]["delivery"] == "not_delivered"
+    # Ordering canary: once the helper runs again a key lands, and the refused one did not.
+    assert run("press", "z")[1]["ok"]
+    obs.wait_until(lambda: obs.text_of(entry) == "z", timeout=10, what="the canary key")
 
 
 def test_concurrent_commands_do_not_interleave(fixture_app, cli, run, overview_closed):

@@ -191,3 +191,16 @@ def test_wayland_window_control_is_refused(fixture_app, run, command):
     assert "iconified" not in states
     if before is not None:
         assert _shell_window(pid)["frame"] == before["frame"]
+
+
+@pytest.mark.wayland_only
+def test_wayland_graceful_close_app_is_refused(fixture_app, run):
+    pid = fixture_app.pid
+    code, env = run("close-app", "ad-fixture")
+    assert code != 0 and not env["ok"], env
+    assert env["error"]["code"] == "ACTION_NOT_SUPPORTED", env
+    assert env["error"]["details"]["cause"] == "wayland_session", env
+    assert "--force" in env["error"]["suggestion"], env
+    # Canary: a read that goes through the app answers, so it was running after the refusal.
+    _snapshot_button(run, "Increment")
+    assert obs.window_for_pid(pid, FIXTURE_TITLE) is not None

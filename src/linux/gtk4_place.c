@@ -90,8 +90,9 @@ static void wayland_place(ad_node *n, const ad_shell_windows *l, int pid, bool g
  * screen). The window is placed by GNOME Shell's list (shell_geometry.h has the rule and the
  * measurements); an X11 client under Xwayland already reports screen coordinates unless it is
  * GTK 4. Without a proved window every bound is unknown. */
-static void place_on_wayland(ad_node *root, const ad_window_frame *frame, int pid)
+static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pid)
 {
+    ad_node *root = tree->root;
     ad_shell_windows l;
     ad_rect origin;
     if (ad_shell_frames_read(ad_deadline_after_ms(1000), &l) != AD_SHELL_FRAMES_OK) {
@@ -99,6 +100,10 @@ static void place_on_wayland(ad_node *root, const ad_window_frame *frame, int pi
         return;
     }
     const ad_shell_window *w = NULL;
+    if (l.screen.width > 0 && l.screen.height > 0) { /* visibility needs it: X11 has none */
+        tree->screen = l.screen;
+        tree->screen_state = AD_FIELD_KNOWN;
+    }
     if (pid > 0 && pid == l.shell_pid)
         goto done;
     if (frame->have_size)
@@ -112,10 +117,11 @@ done:
     ad_shell_windows_free(&l);
 }
 
-void ad_gtk4_place_tree(ad_node *root, const ad_window_frame *frame, int pid)
+void ad_gtk4_place_tree(ad_tree *tree, const ad_window_frame *frame, int pid)
 {
+    ad_node *root = tree->root;
     if (root && ad_linux_wayland_session()) {
-        place_on_wayland(root, frame, pid);
+        place_on_wayland(tree, frame, pid);
         return;
     }
     if (!root || !frame->window_relative)

@@ -13,6 +13,7 @@ static const char LIST_JS[] =
     "(() => { const f = global.display.get_focus_window();"
     " const popups = [6, 9, 10, 11, 13];"
     " return { shell_pid: new imports.gi.Gio.Credentials().get_unix_pid(),"
+    " screen: [global.screen_width, global.screen_height],"
     " windows: global.get_window_actors().map(a => { const w = a.meta_window;"
     " const r = w.get_frame_rect(), b = w.get_buffer_rect();"
     " return { pid: w.get_pid(), title: w.get_title(), client: w.get_client_type(),"

@@ -57,6 +57,11 @@ int ad_shell_windows_parse(const char *text, ad_shell_windows *ret)
     if (!json_is_array(wins) || !json_is_integer(shell))
         goto done;
     ret->shell_pid = (int)json_integer_value(shell);
+    const json_t *screen = json_object_get(root, "screen");
+    if (json_is_array(screen) && json_array_size(screen) == 2 &&
+        json_is_integer(json_array_get(screen, 0)) && json_is_integer(json_array_get(screen, 1)))
+        ret->screen = (ad_rect){0, 0, (double)json_integer_value(json_array_get(screen, 0)),
+                                (double)json_integer_value(json_array_get(screen, 1))};
     ret->items = calloc(json_array_size(wins) ? json_array_size(wins) : 1, sizeof(*ret->items));
     if (!ret->items)
         goto done;

@@ -43,11 +43,13 @@ typedef struct ad_shell_windows {
     ad_shell_window *items; /* owned */
     size_t count;
     int shell_pid;          /* gnome-shell's own process: its accessibles need no placing */
+    ad_rect screen;         /* the stage: every monitor; width 0 when the shell did not say */
 } ad_shell_windows;
 
 void ad_shell_windows_free(ad_shell_windows *l);
 
-/* Parses the JSON shell_frames.c asks gnome-shell for: {"shell_pid": N, "windows": [{"pid",
+/* Parses the JSON shell_frames.c asks gnome-shell for: {"shell_pid": N, "screen": [w, h]
+ * (optional), "windows": [{"pid",
  * "title", "client", "popup", "minimized", "focused", "frame": [x,y,w,h], "buffer":
  * [x,y,w,h]}]}. 0, or -1 for any other shape (then *ret is empty). *ret is the caller's. */
 int ad_shell_windows_parse(const char *json, ad_shell_windows *ret);

@@ -13,7 +13,7 @@
 
 /* The fixture (GTK 3) and gtk4-demo on a headless 1280x800 shell, as Eval returns them. */
 static const char LIST[] =
-    "{\"shell_pid\": 10, \"windows\": ["
+    "{\"shell_pid\": 10, \"screen\": [1280, 800], \"windows\": ["
     "{\"pid\": 100, \"title\": \"AD Fixture\", \"client\": 0, \"popup\": false,"
     " \"minimized\": false, \"focused\": true,"
     " \"frame\": [0, 32, 520, 870], \"buffer\": [-26, 9, 572, 922]},"
@@ -29,6 +29,7 @@ static void parse(ad_shell_windows *l)
     assert_int_equal(ad_shell_windows_parse(LIST, l), 0);
     assert_int_equal(l->count, 3);
     assert_int_equal(l->shell_pid, 10);
+    assert_true(l->screen.width == 1280 && l->screen.height == 800 && l->screen.x == 0);
 }
 
 static void gtk3_window_starts_at_the_buffer(void **state)
@@ -121,6 +122,7 @@ static void bad_shapes_are_refused(void **state)
     assert_null(l.items);
     assert_int_equal(ad_shell_windows_parse("{\"shell_pid\": 1, \"windows\": []}", &l), 0);
     assert_int_equal(l.count, 0);
+    assert_true(l.screen.width == 0); /* no screen said: unknown */
     ad_shell_windows_free(&l);
 }
 

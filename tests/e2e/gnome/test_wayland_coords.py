@@ -15,6 +15,7 @@ import subprocess
 import pytest
 
 import atspi_observer as obs
+from action_helpers import live_count
 from e2e_helpers import find_node, nodes
 
 FIXTURE_TITLE = "AD Fixture"
@@ -204,3 +205,25 @@ def test_wayland_graceful_close_app_is_refused(fixture_app, run):
     # Canary: a read that goes through the app answers, so it was running after the refusal.
     _snapshot_button(run, "Increment")
     assert obs.window_for_pid(pid, FIXTURE_TITLE) is not None
+
+
+@pytest.mark.wayland_only
+def test_wayland_semantic_click_needs_proved_bounds(fixture_app, run):
+    # The visibility check of a ref action needs the element and the screen in one space:
+    # with the shell's list both are known and the click lands (the count, read by pyatspi,
+    # goes up by one); without it the click fails closed before anything is sent.
+    pid = fixture_app.pid
+    win = obs.window_for_pid(pid, FIXTURE_TITLE)
+    before = live_count(win)
+    _, node = _snapshot_button(run, "Increment")
+    code, env = run("click", node["ref_id"], "--timeout-ms", "1500")
+    if _unsafe_mode():
+        assert code == 0 and env["ok"], env
+        obs.wait_until(lambda: live_count(win)[0] == before[0] + 1, timeout=10.0,
+                       what="the count to go up by one")
+    else:
+        assert not env["ok"], env
+        assert env["error"]["details"]["kind"] == "actionability_timeout", env
+        assert env["error"]["disposition"]["delivery"] == "not_delivered", env
+        _snapshot_button(run, "Increment")  # a round trip through the app's main loop
+        assert live_count(win) == before

@@ -52,18 +52,3 @@ ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows
     ad_bus_close(bus);
     return st;
 }
-
-const char *ad_shell_frames_hint(ad_shell_frames_state s)
-{
-    switch (s) {
-    case AD_SHELL_FRAMES_UNSAFE_OFF:
-        return "GNOME Shell gives window positions only in unsafe mode: press Alt+F2, run lg, "
-               "and in Looking Glass evaluate global.context.unsafe_mode = true (or start "
-               "gnome-shell with --unsafe-mode)";
-    case AD_SHELL_FRAMES_NO_SHELL:
-        return "No GNOME Shell answers on the session bus; window positions on Wayland come "
-               "from GNOME Shell";
-    default:
-        return "GNOME Shell did not list its windows in time; retry";
-    }
-}

@@ -25,8 +25,4 @@ typedef enum ad_shell_frames_state {
  * (ad_shell_windows_free). */
 ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows *ret);
 
-/* What to do about a state other than OK, for a suggestion: "Bounds are unknown on Wayland
- * unless ...". Static. */
-const char *ad_shell_frames_hint(ad_shell_frames_state s);
-
 #endif

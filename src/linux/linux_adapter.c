@@ -150,7 +150,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     ad_window_frame frame;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        ad_gtk4_place_tree(ret->root, &frame,
+        ad_gtk4_place_tree(ret, &frame,
                            ad_atspi_bus_pid(la->bus, bus, lim->deadline_us));
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {

@@ -17,6 +17,54 @@ static void unknown_bounds(ad_node *n)
         unknown_bounds(n->children[i]);
 }
 
+static bool popover_role(const ad_node *n);
+
+/* Marks n's subtree window-relative. What wayland_place below cannot place on a known window
+ * is not in the window's space either (a menu's items, a GTK 4 popover: their own popup
+ * surfaces): unknown. */
+static void window_relative_bounds(ad_node *n, bool gtk4)
+{
+    if (gtk4 && n->parent && popover_role(n)) {
+        unknown_bounds(n);
+        return;
+    }
+    if (n->bounds_state == AD_FIELD_KNOWN)
+        n->bounds_state = AD_FIELD_WINDOW_RELATIVE;
+    bool menu = n->role && strcmp(n->role, "menu") == 0;
+    for (size_t i = 0; i < n->n_children; i++) {
+        if (menu)
+            unknown_bounds(n->children[i]);
+        else
+            window_relative_bounds(n->children[i], gtk4);
+    }
+}
+
+/* The window's place on the screen is unproven (Wayland without GNOME Shell's window list, or
+ * no single match): the extents stay as the toolkit gave them, relative to the window, marked
+ * so that nothing prints them or points at them, and the window itself becomes the "screen"
+ * visibility tests against. Without this a ref action could never pass its visible and stable
+ * checks on Wayland (bounds unknown there), although its semantic call needs no screen point.
+ * The window's rectangle in its own space: the root's extents (GTK 3: the buffer, shadows
+ * included; GTK 4: the frame), else the frame size the read saw. */
+static void keep_window_relative(ad_tree *tree, const ad_window_frame *frame)
+{
+    ad_node *root = tree->root;
+    ad_rect own = {0, 0, 0, 0};
+    if (root->bounds_state == AD_FIELD_KNOWN && root->bounds.width > 0 &&
+        root->bounds.height > 0)
+        own = root->bounds;
+    else if (frame->have_size)
+        own = (ad_rect){0, 0, frame->width, frame->height};
+    window_relative_bounds(root, frame->window_relative);
+    if (own.width > 0 && own.height > 0) {
+        tree->screen = own;
+        tree->screen_state = AD_FIELD_KNOWN;
+        tree->screen_is_window = true;
+    } else {
+        tree->screen_state = AD_FIELD_UNKNOWN;
+    }
+}
+
 static void offset_bounds(ad_node *n, double dx, double dy)
 {
     if (n->bounds_state == AD_FIELD_KNOWN) {
@@ -96,7 +144,7 @@ static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pi
     ad_shell_windows l;
     ad_rect origin;
     if (ad_shell_frames_read(ad_deadline_after_ms(1000), &l) != AD_SHELL_FRAMES_OK) {
-        unknown_bounds(root);
+        keep_window_relative(tree, frame);
         return;
     }
     const ad_shell_window *w = NULL;
@@ -109,8 +157,11 @@ static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pi
     if (frame->have_size)
         w = ad_shell_window_of(&l, pid, ad_text_get(&root->name), frame->width, frame->height,
                                &origin);
+    /* An X11 client under Xwayland other than GTK 4 reports screen coordinates; without a
+     * match its client type is unknown, and keeping its extents as they are is right either
+     * way: its root is in the same space as its elements. */
     if (!w || (w->client_type == AD_SHELL_CLIENT_X11 && frame->window_relative))
-        unknown_bounds(root);
+        keep_window_relative(tree, frame);
     else if (w->client_type != AD_SHELL_CLIENT_X11)
         wayland_place(root, &l, pid, frame->window_relative, origin.x, origin.y);
 done:

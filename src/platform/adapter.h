@@ -99,6 +99,10 @@ typedef struct {
      * needs an element to intersect it (core/visibility.h). */
     ad_field_state screen_state;
     ad_rect screen;
+    /* The window's place on the screen is unknown: every bound is AD_FIELD_WINDOW_RELATIVE
+     * and `screen` is the window's own rectangle in that space, so "visible" means inside
+     * its window (core/visibility.h). */
+    bool screen_is_window;
 } ad_tree;
 
 typedef struct {

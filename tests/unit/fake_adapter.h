@@ -85,6 +85,9 @@ typedef struct fake_adapter {
     size_t n_skipped;
     ad_rect screen;         /* the screen every read reports (0,0 1280x1024) */
     bool screen_known;      /* false: reads report the screen unknown */
+    /* Reads report every known bound AD_FIELD_WINDOW_RELATIVE and `screen` as the window
+     * itself (a Wayland session where the window's place is unknown: linux/gtk4_place.h). */
+    bool window_space;
     size_t unanswered;      /* list_windows unanswered count */
     size_t unresponsive;    /* list_windows: of those, silent past their budget */
     /* Call counters, for "was not read" assertions. */

@@ -243,6 +243,7 @@ int ad_wayland_displays(int64_t deadline_us, ad_display_list *ret, ad_error *err
             ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED,
                          "Listing displays on Wayland needs GNOME's Mutter "
                          "(org.gnome.Mutter.DisplayConfig), which is not on the session bus");
+            ad_error_detail(err, "reason", json_string("wayland_session"));
         } else {
             ad_error_set(err, ad_bus_no_answer(r, &e) ? AD_TIMEOUT : AD_ACTION_FAILED,
                          "Mutter's DisplayConfig did not give its state");

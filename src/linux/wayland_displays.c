@@ -148,7 +148,7 @@ static int read_logical(sd_bus_message *m, const mode_table *t, ad_display *d,
 }
 
 /* GetCurrentState: u a((ssss)a(siiddada{sv})a{sv}) a(iiduba(ssss)a{sv}) a{sv}. */
-static int parse_state(sd_bus_message *m, ad_display_list *ret)
+int ad_wayland_displays_parse(sd_bus_message *m, ad_display_list *ret)
 {
     mode_table modes = {0};
     const monitor_mode **first = NULL;
@@ -218,7 +218,7 @@ static int parse_state(sd_bus_message *m, ad_display_list *ret)
     free(first);
     free(transforms);
     mode_table_clear(&modes);
-    return r;
+    return r < 0 ? r : 0;
 }
 
 int ad_wayland_displays(int64_t deadline_us, ad_display_list *ret, ad_error *err)
@@ -250,7 +250,7 @@ int ad_wayland_displays(int64_t deadline_us, ad_display_list *ret, ad_error *err
             ad_error_platform_detail(err, e.message ? e.message : strerror(-r));
         }
         rc = -1;
-    } else if ((r = parse_state(reply, ret)) < 0) {
+    } else if ((r = ad_wayland_displays_parse(reply, ret)) < 0) {
         ad_display_list_clear(ret);
         ad_error_set(err, AD_INTERNAL, "Cannot read Mutter's DisplayConfig state");
         ad_error_platform_detail(err, strerror(-r));

@@ -12,6 +12,7 @@
 #define AD_WAYLAND_DISPLAYS_H
 
 #include <stdint.h>
+#include <systemd/sd-bus.h>
 
 #include "platform/adapter.h"
 
@@ -20,5 +21,11 @@
  * org.gnome.Mutter.DisplayConfig on the session bus (a Wayland compositor that is not
  * Mutter); TIMEOUT when it does not answer by deadline_us. */
 int ad_wayland_displays(int64_t deadline_us, ad_display_list *ret, ad_error *err);
+
+/* The parser of a GetCurrentState reply (at its start; the message is the caller's), apart
+ * so the unit test can feed it layouts a headless shell cannot make (several monitors,
+ * scales, rotations). Fills *ret (the caller clears it, also after a failure); a negative
+ * errno for a reply of another shape. */
+int ad_wayland_displays_parse(sd_bus_message *reply, ad_display_list *ret);
 
 #endif

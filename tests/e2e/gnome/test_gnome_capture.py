@@ -306,8 +306,14 @@ def test_x11_display_capture_is_refused_under_compositing(cli, tmp_path):
 
 @pytest.mark.x11_only
 def test_x11_window_screenshot_is_the_known_pixels(cli, colour_card, tmp_path):
+    # Read from the window's own pixmap (x11_capture.h), covered or not. The app is on
+    # AT-SPI before its first frame is drawn (the pixmap is grey until then): wait for it.
     path = tmp_path / "card.png"
-    data = cli.ok("screenshot", "--app", CARD, str(path))
-    assert (data["width"], data["height"]) == (CARD_W, CARD_H), data
-    img = _rgb(path.read_bytes())
-    assert _card_in(img) == (0, 0)
+
+    def painted():
+        data = cli.ok("screenshot", "--app", CARD, str(path))
+        assert (data["width"], data["height"]) == (CARD_W, CARD_H), data
+        return _card_in(_rgb(path.read_bytes()))
+
+    assert obs.wait_until(painted, timeout=30.0, what="the card's pixels") == (0, 0)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600

@@ -307,11 +307,16 @@ def test_x11_display_capture_is_refused_under_compositing(cli, tmp_path):
 @pytest.mark.x11_only
 def test_x11_window_screenshot_is_the_known_pixels(cli, colour_card, tmp_path):
     # Read from the window's own pixmap (x11_capture.h), covered or not. The app is on
-    # AT-SPI before its first frame is drawn (the pixmap is grey until then): wait for it.
+    # AT-SPI before the window manager maps it (ACTION_FAILED not_viewable until then) and
+    # before its first frame is drawn (the pixmap is grey until then): wait for both.
     path = tmp_path / "card.png"
 
     def painted():
-        data = cli.ok("screenshot", "--app", CARD, str(path))
+        _, env = cli.run("screenshot", "--app", CARD, str(path))
+        if not env["ok"]:
+            assert env["error"]["details"]["reason"] == "not_viewable", env
+            return None
+        data = env["data"]
         assert (data["width"], data["height"]) == (CARD_W, CARD_H), data
         return _card_in(_rgb(path.read_bytes()))
 

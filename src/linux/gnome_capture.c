@@ -13,6 +13,7 @@
 #include "core/ctx.h" /* ad_now_us */
 #include "core/deadline.h"
 #include "linux/bus_call.h"
+#include "linux/session_bus.h"
 
 #define SHOT_NAME "org.gnome.Shell.Screenshot"
 #define SHOT_PATH "/org/gnome/Shell/Screenshot"
@@ -188,13 +189,8 @@ int ad_gnome_capture(const ad_window *w, const ad_rect *rect, ad_image *ret, ad_
     }
     int64_t deadline = ad_deadline_after_ms(CAPTURE_BUDGET_MS);
     sd_bus *bus = NULL;
-    int r = ad_bus_open(NULL, true, deadline, &bus);
-    if (r < 0) {
-        ad_error_set(err, r == -ETIMEDOUT ? AD_TIMEOUT : AD_PLATFORM_NOT_SUPPORTED,
-                     "Cannot connect to the session bus");
-        ad_error_platform_detail(err, strerror(-r));
+    if (ad_session_bus_open(deadline, &bus, err) < 0)
         return -1;
-    }
     char dir[4096], file[4200];
     int rc = own_caller_name(bus, deadline, err);
     if (rc == 0)

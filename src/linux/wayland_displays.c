@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "linux/bus_call.h"
+#include "linux/session_bus.h"
 
 #define DC_NAME "org.gnome.Mutter.DisplayConfig"
 #define DC_PATH "/org/gnome/Mutter/DisplayConfig"
@@ -227,14 +228,9 @@ int ad_wayland_displays(int64_t deadline_us, ad_display_list *ret, ad_error *err
     sd_bus *bus = NULL;
     sd_bus_message *reply = NULL;
     sd_bus_error e = SD_BUS_ERROR_NULL;
-    int r = ad_bus_open(NULL, true, deadline_us, &bus);
-    if (r < 0) {
-        ad_error_set(err, r == -ETIMEDOUT ? AD_TIMEOUT : AD_PLATFORM_NOT_SUPPORTED,
-                     "Cannot connect to the session bus");
-        ad_error_platform_detail(err, strerror(-r));
+    if (ad_session_bus_open(deadline_us, &bus, err) < 0)
         return -1;
-    }
-    r = ad_bus_call_method(bus, deadline_us, DC_NAME, DC_PATH, DC_NAME, "GetCurrentState", &e,
+    int r = ad_bus_call_method(bus, deadline_us, DC_NAME, DC_PATH, DC_NAME, "GetCurrentState", &e,
                            &reply, "");
     int rc = 0;
     if (r < 0) {

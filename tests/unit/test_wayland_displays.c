@@ -98,60 +98,69 @@ static int teardown(void **state)
     return 0;
 }
 
-static void assert_display(const ad_display *d, const char *id, double x, double y, double w,
-                           double h, double scale, bool primary)
+/* Builds the reply, parses it into *l (the caller clears it) and returns the parser's code. */
+static int parse(void **state, const monitor *mons, size_t n_mons, const logical *logs,
+                 size_t n_logs, uint32_t layout, ad_display_list *l)
 {
-    assert_string_equal(d->id, id);
-    assert_true(d->bounds.x == x && d->bounds.y == y);
-    assert_true(d->bounds.width == w && d->bounds.height == h);
-    assert_true(d->scale == scale);
-    assert_int_equal(d->is_primary, primary);
+    sd_bus_message *m = state_reply(((bed *)*state)->bus, mons, n_mons, logs, n_logs, layout);
+    memset(l, 0, sizeof(*l));
+    int rc = ad_wayland_displays_parse(m, l);
+    sd_bus_message_unref(m);
+    return rc;
 }
 
-/* What mutter 43's headless --virtual-monitor 1280x800 answers (layout-mode 2). */
-static void test_headless_virtual_monitor(void **state)
+/* The reply parses into exactly `want`, in order. */
+static void assert_displays(void **state, const monitor *mons, size_t n_mons,
+                            const logical *logs, size_t n_logs, uint32_t layout,
+                            const ad_display *want, size_t n_want)
 {
-    monitor mons[] = {{"Meta-0", 1280, 800, false}};
-    logical logs[] = {{0, 0, 1.0, 0, true, "Meta-0"}};
-    sd_bus_message *m = state_reply(((bed *)*state)->bus, mons, 1, logs, 1, 2);
-    ad_display_list l = {0};
-    assert_int_equal(ad_wayland_displays_parse(m, &l), 0);
-    assert_int_equal(l.count, 1);
-    assert_display(&l.items[0], "Meta-0", 0, 0, 1280, 800, 1.0, true);
+    ad_display_list l;
+    assert_int_equal(parse(state, mons, n_mons, logs, n_logs, layout, &l), 0);
+    assert_int_equal(l.count, n_want);
+    for (size_t i = 0; i < n_want; i++) {
+        const ad_display *d = &l.items[i], *w = &want[i];
+        assert_string_equal(d->id, w->id);
+        assert_true(d->bounds.x == w->bounds.x && d->bounds.y == w->bounds.y);
+        assert_true(d->bounds.width == w->bounds.width && d->bounds.height == w->bounds.height);
+        assert_true(d->scale == w->scale);
+        assert_int_equal(d->is_primary, w->is_primary);
+    }
     ad_display_list_clear(&l);
-    sd_bus_message_unref(m);
 }
 
-/* The primary goes first; in the logical layout a scale-2 monitor's size is its mode halved;
- * the current mode counts, not the first or the preferred one. */
-static void test_primary_first_and_logical_scale(void **state)
-{
-    monitor mons[] = {{"DP-1", 1920, 1080, true}, {"HDMI-1", 2560, 1440, false}};
-    logical logs[] = {{0, 0, 1.0, 0, false, "DP-1"}, {1920, 0, 2.0, 0, true, "HDMI-1"}};
-    sd_bus_message *m = state_reply(((bed *)*state)->bus, mons, 2, logs, 2, 1);
-    ad_display_list l = {0};
-    assert_int_equal(ad_wayland_displays_parse(m, &l), 0);
-    assert_int_equal(l.count, 2);
-    assert_display(&l.items[0], "HDMI-1", 1920, 0, 1280, 720, 2.0, true);
-    assert_display(&l.items[1], "DP-1", 0, 0, 1920, 1080, 1.0, false);
-    ad_display_list_clear(&l);
-    sd_bus_message_unref(m);
-}
+/* One layout and what list-displays must make of it. */
+typedef struct {
+    const char *what;
+    monitor mons[2];
+    logical logs[2];
+    size_t n; /* monitors = logical monitors = displays */
+    uint32_t layout;
+    ad_display want[2];
+} layout_case;
 
-/* Transforms 1 and 3 (90, 270 degrees) swap the mode's sides; 2 (180) does not. In the
- * physical layout the scale does not divide the size. */
-static void test_rotations_in_the_physical_layout(void **state)
+static const layout_case layouts[] = {
+    {"what mutter 43's headless --virtual-monitor 1280x800 answers (layout-mode 2)",
+     {{"Meta-0", 1280, 800, false}}, {{0, 0, 1.0, 0, true, "Meta-0"}}, 1, 2,
+     {{"Meta-0", {0, 0, 1280, 800}, 1.0, true}}},
+    {"the primary goes first; in the logical layout a scale-2 monitor's size is its mode "
+     "halved; the current mode counts, not the first or the preferred one",
+     {{"DP-1", 1920, 1080, true}, {"HDMI-1", 2560, 1440, false}},
+     {{0, 0, 1.0, 0, false, "DP-1"}, {1920, 0, 2.0, 0, true, "HDMI-1"}}, 2, 1,
+     {{"HDMI-1", {1920, 0, 1280, 720}, 2.0, true}, {"DP-1", {0, 0, 1920, 1080}, 1.0, false}}},
+    {"transforms 1 and 3 (90, 270 degrees) swap the mode's sides, 2 (180) does not; in the "
+     "physical layout the scale does not divide the size",
+     {{"eDP-1", 1920, 1080, false}, {"DP-2", 1920, 1080, false}},
+     {{0, 0, 2.0, 1, true, "eDP-1"}, {1080, 0, 1.0, 2, false, "DP-2"}}, 2, 2,
+     {{"eDP-1", {0, 0, 1080, 1920}, 2.0, true}, {"DP-2", {1080, 0, 1920, 1080}, 1.0, false}}},
+};
+
+static void test_layouts(void **state)
 {
-    monitor mons[] = {{"eDP-1", 1920, 1080, false}, {"DP-2", 1920, 1080, false}};
-    logical logs[] = {{0, 0, 2.0, 1, true, "eDP-1"}, {1080, 0, 1.0, 2, false, "DP-2"}};
-    sd_bus_message *m = state_reply(((bed *)*state)->bus, mons, 2, logs, 2, 2);
-    ad_display_list l = {0};
-    assert_int_equal(ad_wayland_displays_parse(m, &l), 0);
-    assert_int_equal(l.count, 2);
-    assert_display(&l.items[0], "eDP-1", 0, 0, 1080, 1920, 2.0, true);
-    assert_display(&l.items[1], "DP-2", 1080, 0, 1920, 1080, 1.0, false);
-    ad_display_list_clear(&l);
-    sd_bus_message_unref(m);
+    for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+        const layout_case *c = &layouts[i];
+        print_message("layout: %s\n", c->what);
+        assert_displays(state, c->mons, c->n, c->logs, c->n, c->layout, c->want, c->n);
+    }
 }
 
 /* A logical monitor naming a connector with no monitor entry has no size: refused, freed. */
@@ -159,11 +168,9 @@ static void test_unknown_connector_is_refused(void **state)
 {
     monitor mons[] = {{"DP-1", 1920, 1080, false}};
     logical logs[] = {{0, 0, 1.0, 0, true, "DP-9"}};
-    sd_bus_message *m = state_reply(((bed *)*state)->bus, mons, 1, logs, 1, 2);
-    ad_display_list l = {0};
-    assert_true(ad_wayland_displays_parse(m, &l) < 0);
+    ad_display_list l;
+    assert_true(parse(state, mons, 1, logs, 1, 2, &l) < 0);
     ad_display_list_clear(&l);
-    sd_bus_message_unref(m);
 }
 
 /* A reply of another shape (an older or newer interface) is an error, not a guess. */
@@ -184,9 +191,7 @@ static void test_other_shape_is_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_headless_virtual_monitor, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_primary_first_and_logical_scale, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rotations_in_the_physical_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_layouts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_connector_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_shape_is_refused, setup, teardown),
     };

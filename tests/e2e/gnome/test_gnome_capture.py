@@ -100,8 +100,8 @@ def _card_in(img):
 
 
 def _display_config():
-    """Mutter's logical monitors [(x, y, scale, primary)] and current mode sizes, read with
-    gdbus (its GVariant text)."""
+    """Mutter's logical monitors [(x, y, scale, primary, first connector)] and current mode
+    sizes, read with gdbus (its GVariant text)."""
     out = subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Mutter.DisplayConfig",
                           "-o", "/org/gnome/Mutter/DisplayConfig", "-m",
                           "org.gnome.Mutter.DisplayConfig.GetCurrentState"],
@@ -109,12 +109,13 @@ def _display_config():
     modes = [(int(w), int(h)) for w, h in
              re.findall(r"\('[^']*', (\d+), (\d+), [\d.]+, [\d.]+, \[[^\]]*\], "
                         r"\{[^}]*'is-current': <true>", out)]
-    logical = [(int(x), int(y), float(s), p == "true") for x, y, s, p in
-               re.findall(r"\((-?\d+), (-?\d+), ([\d.]+), uint32 \d+, (true|false), \[", out)]
+    logical = [(int(x), int(y), float(s), p == "true", c) for x, y, s, p, c in
+               re.findall(r"\((-?\d+), (-?\d+), ([\d.]+), uint32 \d+, (true|false), "
+                          r"\[\('([^']*)'", out)]
     return logical, modes
 
 
-def _no_private_leftovers():
+def _private_dirs_left():
     run_dir = os.environ["XDG_RUNTIME_DIR"]
     return [n for n in os.listdir(run_dir) if n.startswith("agent-desktop-shot-")]
 
@@ -131,7 +132,9 @@ def test_list_displays_is_the_virtual_monitor(gnome_kind, cli):
     assert d["is_primary"] is True and d["scale"] == 1.0 and isinstance(d["id"], str)
     # The same monitor as Mutter's DisplayConfig says, read independently.
     logical, modes = _display_config()
-    assert logical == [(0, 0, 1.0, True)] and modes == [(w, h)], (logical, modes)
+    assert [m[:4] for m in logical] == [(0, 0, 1.0, True)] and modes == [(w, h)], logical
+    if gnome_kind == "gnome-wayland":  # the id is Mutter's connector (X11: the RandR monitor)
+        assert d["id"] == logical[0][4], (d, logical)
 
 
 # ---- GNOME Wayland ------------------------------------------------------------------------
@@ -166,7 +169,7 @@ def test_display_screenshot_shows_the_known_pixels(cli, colour_card, tmp_path):
     assert "path" not in inline
     img2 = _rgb(base64.b64decode(inline["data"]))
     assert img2[:2] == (w, h) and _card_in(img2) == _card_in(img)
-    assert _no_private_leftovers() == []
+    assert _private_dirs_left() == []
 
 
 @pytest.mark.wayland_only
@@ -178,7 +181,7 @@ def test_window_targets_are_not_supported(cli, colour_card, tmp_path):
         assert err["details"]["reason"] == "wayland_session", err
         assert "--screen 0" in err["suggestion"]
     expect_error(cli.run("screenshot", "--screen", "1", str(path)), "INVALID_ARGS")
-    assert os.listdir(tmp_path) == [] and _no_private_leftovers() == []
+    assert os.listdir(tmp_path) == [] and _private_dirs_left() == []
 
 
 HOLDER = r"""
@@ -229,7 +232,7 @@ def test_held_caller_name_is_never_taken(cli, name_holder, tmp_path):
     assert "pid %d" % name_holder.pid in err["message"], err
     # The holder still owns the name, and nothing was written.
     assert _name_owner_pid(CALLER_NAME) == name_holder.pid
-    assert os.listdir(tmp_path) == [] and _no_private_leftovers() == []
+    assert os.listdir(tmp_path) == [] and _private_dirs_left() == []
 
 
 def _monitor_until(mon, needle, poke=None, timeout=30.0):

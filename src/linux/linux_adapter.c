@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/ctx.h"
+#include "core/deadline.h"
 #include "linux/app_close.h"
 #include "linux/overlay_client.h"
 #include "linux/atspi_act.h"
@@ -23,6 +24,8 @@
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
 #include "linux/x11_capture.h"
+#include "linux/gnome_capture.h"
+#include "linux/wayland_displays.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -325,6 +328,8 @@ static int cdp_version(ad_adapter *a, int port, int64_t deadline_us, json_t **re
 static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session()) /* X (Xwayland) sees only its own clients there */
+        return ad_wayland_displays(ad_deadline_after_ms(5000), ret, err);
     return ad_x11_displays(ret, err);
 }
 
@@ -332,6 +337,8 @@ static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, 
                    ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session())
+        return ad_gnome_capture(window, rect, ret, err);
     return ad_x11_capture(window, rect, ret, err);
 }
 

@@ -130,10 +130,11 @@ static bool role_is(const ad_node *n, const char *role)
 
 static bool on_screen(const ad_node *n)
 {
-    /* GNOME Shell 43 reports INT_MIN extents for an actor that is not mapped (the closed
-     * message list, a banner's collapsed action row): those read as unknown bounds. */
+    /* GNOME Shell 43 reports INT_MIN extents for an actor never mapped (the message list
+     * before it first opened, a banner's collapsed action row): those read as unknown
+     * bounds. A list closed again keeps its last extents without SHOWING (offscreen). */
     return n->bounds_state == AD_FIELD_KNOWN && n->bounds.width > 0 && n->bounds.height > 0 &&
-           !(n->states & (1u << AD_ST_HIDDEN));
+           !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
 }
 
 static const ad_node *first_named(const ad_node *n, const char *role)

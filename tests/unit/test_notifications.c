@@ -43,8 +43,7 @@ static json_t *headed(void)
 
 static json_t *run(fx *f, const char *cmd, json_t *args, json_t *globals, int want_exit)
 {
-    json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, globals, want_exit);
-    json_decref(globals);
+    json_t *env = tu_run_exit(fake_base(f->fake), cmd, args, globals, want_exit); /* takes both */
     assert_string_equal(tu_str(env, "command"), cmd);
     return env;
 }

@@ -353,7 +353,7 @@ int ad_cmd_dismiss_all_notifications(ad_ctx *ctx, const json_t *args, json_t **r
 {
     if (require_headed(ctx, err) < 0)
         return -1;
-    press_run r = {.ctx = ctx, .deadline = ad_deadline_after_ms(COMMAND_BUDGET_MS * 3)};
+    press_run r = {.ctx = ctx, .deadline = ad_deadline_after_ms(COMMAND_BUDGET_MS)};
     const char *app = ad_arg_str(args, "app");
     ad_notification_surface s;
     if (ad_notif_read(ctx, r.deadline, &s, err) < 0)
@@ -368,6 +368,9 @@ int ad_cmd_dismiss_all_notifications(ad_ctx *ctx, const json_t *args, json_t **r
             break;
         json_t *row = ad_notif_row_json(&s, i);
         ad_error e = AD_ERROR_INIT;
+        /* Each row gets the budget of one dismiss-notification: a long list takes longer,
+         * never a row cut short by the ones before it. */
+        r.deadline = ad_deadline_after_ms(COMMAND_BUDGET_MS);
         int pressed = press_row(&r, &s, args, (int64_t)i + 1, NULL, &e);
         if (pressed < 0 && whole_command_error(&e) && !json_array_size(dismissed)) {
             ad_error_move(err, &e);

@@ -113,7 +113,7 @@ class Notes:
             argv.append(body)
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.procs.append(p)
-        obs.wait_until(lambda: title in shell_titles(), timeout=15.0,
+        obs.wait_until(lambda: title in shell_titles(), timeout=30.0,
                        what="%r in the shell's message list" % title)
         return p
 
@@ -239,7 +239,7 @@ def test_identity_guard_presses_nothing(run, notes, gnome_kind):
     code, env = run("--headed", "dismiss-notification", str(gi), "--expected-title",
                     "gone %s" % t)
     assert code == 0 and env["ok"], env
-    gone.wait(timeout=15)
+    gone.wait(timeout=30)
     assert "gone %s" % t not in shell_titles()
     assert "keep %s" % t in shell_titles() and keep.poll() is None
 
@@ -258,7 +258,7 @@ def test_dismiss_one(run, notes):
     assert env["data"]["disposition"]["delivery"] == "delivered_verified"
     # Independent reads: the sender's --wait returns (the notification closed) and the row
     # left the shell's tree.
-    p.wait(timeout=15)
+    p.wait(timeout=30)
     assert "dismiss %s" % t not in shell_titles()
 
 
@@ -270,7 +270,7 @@ def test_dismiss_all(run, notes):
     assert env["data"]["dismissed_count"] == len(env["data"]["dismissed"]) >= 2
     assert "failures" not in env["data"], env
     for p in procs:
-        p.wait(timeout=15)
+        p.wait(timeout=30)
     assert not [x for x in shell_titles() if x.endswith(t)]
     assert shell_rows() == []
 
@@ -283,7 +283,7 @@ def test_notification_action_reaches_the_sender(run, notes):
     t = tag()
     p = notes.send("act %s" % t, "choose", actions=[("yes", "Yes"), ("no", "No")],
                    critical=True)
-    obs.wait_until(lambda: (banner() or ([None], []))[0][0] == "act %s" % t, timeout=15.0,
+    obs.wait_until(lambda: (banner() or ([None], []))[0][0] == "act %s" % t, timeout=30.0,
                    what="the banner of the notification")
     row = index_of(listed(run), "act %s" % t)
     assert row["actions"] == ["Yes", "No"]
@@ -295,7 +295,7 @@ def test_notification_action_reaches_the_sender(run, notes):
                     "--expected-title", "act %s" % t)
     assert code == 0 and env["ok"], env
     assert env["data"]["disposition"]["delivery"] == "delivered_unverified"
-    out, _ = p.communicate(timeout=15)
+    out, _ = p.communicate(timeout=30)
     assert out.strip() == "no"
 
 

@@ -93,14 +93,6 @@ static const ad_notification *shown_copy(const ad_notification_surface *s,
     return NULL;
 }
 
-static size_t copies(const ad_notification_surface *s, const ad_notification *n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < s->count; i++)
-        k += ad_notif_same(&s->items[i], n);
-    return k;
-}
-
 static int pointer(press_run *r, ad_phys_kind kind, ad_rect at, ad_error *err)
 {
     ad_phys_req req = {.kind = kind, .x = (int)(at.x + at.width / 2), .y = (int)(at.y + at.height / 2), .button = 1,
@@ -171,7 +163,7 @@ static bool button_shown(const ad_notification_surface *s, const press_target *t
 
 static bool is_gone(const ad_notification_surface *s, const press_target *t)
 {
-    return copies(s, &t->key) < t->before;
+    return ad_notif_copies(s, &t->key) < t->before;
 }
 
 /* Brings the row onto the screen: the message list opened with the top-bar clock unless
@@ -216,7 +208,7 @@ static int press_row(press_run *r, ad_notification_surface *s, const json_t *arg
     press_target t = {.action = action};
     t.key.title = dup_or_null(s->items[index - 1].title, &oom);
     t.key.body = dup_or_null(s->items[index - 1].body, &oom);
-    t.before = copies(s, &t.key);
+    t.before = ad_notif_copies(s, &t.key);
     int rc = -1, ready = 0;
     if (oom) {
         ad_error_set(err, AD_INTERNAL, "out of memory");

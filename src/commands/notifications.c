@@ -91,9 +91,7 @@ int ad_cmd_list_notifications(ad_ctx *ctx, const json_t *args, json_t **ret_data
 
 /* ---- wait --notification ----------------------------------------------------------------- */
 
-/* How many rows equal n (title and body) in s: a baseline counts copies, so a second
- * notification with the same text is still new. */
-static size_t copies(const ad_notification_surface *s, const ad_notification *n)
+size_t ad_notif_copies(const ad_notification_surface *s, const ad_notification *n)
 {
     size_t k = 0;
     for (size_t i = 0; i < s->count; i++)
@@ -108,7 +106,7 @@ static size_t first_new(const ad_notification_surface *base, const ad_notificati
 {
     for (size_t i = 0; i < now->count; i++) {
         const ad_notification *n = &now->items[i];
-        if (ad_notif_matches(n, app, text) && copies(now, n) > copies(base, n))
+        if (ad_notif_matches(n, app, text) && ad_notif_copies(now, n) > ad_notif_copies(base, n))
             return i;
     }
     return SIZE_MAX;

@@ -33,4 +33,8 @@ bool ad_notif_matches(const ad_notification *n, const char *app, const char *tex
 /* Same title and body (either may be NULL). */
 bool ad_notif_same(const ad_notification *a, const ad_notification *b);
 
+/* How many list rows have n's title and body: a baseline or a before-count is a count of
+ * copies, so a second notification with the same text still tells. */
+size_t ad_notif_copies(const ad_notification_surface *s, const ad_notification *n);
+
 #endif

@@ -137,24 +137,14 @@ static bool on_screen(const ad_node *n)
            !(n->states & ((1u << AD_ST_HIDDEN) | (1u << AD_ST_OFFSCREEN)));
 }
 
-static const ad_node *first_named(const ad_node *n, const char *role)
+/* The first node under n (n included, document order) with this role and a name (named)
+ * or none (!named); NULL when none. */
+static const ad_node *first_of(const ad_node *n, const char *role, bool named)
 {
-    if (role_is(n, role) && ad_text_get(&n->name))
+    if (role_is(n, role) && (ad_text_get(&n->name) != NULL) == named)
         return n;
     for (size_t i = 0; i < n->n_children; i++) {
-        const ad_node *hit = first_named(n->children[i], role);
-        if (hit)
-            return hit;
-    }
-    return NULL;
-}
-
-static const ad_node *first_unnamed_button(const ad_node *n)
-{
-    if (role_is(n, "button") && !ad_text_get(&n->name))
-        return n;
-    for (size_t i = 0; i < n->n_children; i++) {
-        const ad_node *hit = first_unnamed_button(n->children[i]);
+        const ad_node *hit = first_of(n->children[i], role, named);
         if (hit)
             return hit;
     }
@@ -195,11 +185,11 @@ static int parse_one(const ad_node *n, ad_notification *out)
     out->on_screen = on_screen(n);
     if (out->on_screen)
         out->bounds = n->bounds;
-    const ad_node *title = first_named(n, "statictext");
+    const ad_node *title = first_of(n, "statictext", true);
     const ad_node *header = title ? title->parent : NULL;
     if (title && !(out->title = strdup(ad_text_get(&title->name))))
         return -1;
-    const ad_node *close = header ? first_unnamed_button(header) : NULL;
+    const ad_node *close = header ? first_of(header, "button", false) : NULL;
     if (close && on_screen(close)) {
         out->close_known = true;
         out->close = close->bounds;
@@ -207,7 +197,7 @@ static int parse_one(const ad_node *n, ad_notification *out)
     const ad_node *content = header ? header->parent : NULL;
     for (size_t i = header ? header->index_in_parent + 1 : 0; content && i < content->n_children;
          i++) {
-        const ad_node *body = first_named(content->children[i], "statictext");
+        const ad_node *body = first_of(content->children[i], "statictext", true);
         if (body) {
             if (!(out->body = strdup(ad_text_get(&body->name))))
                 return -1;
@@ -221,7 +211,7 @@ static bool is_clock_menu(const ad_node *n)
 {
     if (!role_is(n, "menu") || !on_screen(n))
         return false;
-    const ad_node *label = first_named(n, "statictext");
+    const ad_node *label = first_of(n, "statictext", true);
     return label && strstr(ad_text_get(&label->name), CLOCK_RATIO);
 }
 

@@ -49,25 +49,13 @@ def _notification_nodes():
     return found
 
 
-def _labels(acc):
+def _named(acc, role):
+    """The names of the nodes with this role under acc, in document order, empty ones left
+    out."""
     out = []
 
     def walk(a):
-        if a.getRoleName() == "label" and a.name:
-            out.append(a.name)
-        for i in range(a.childCount):
-            c = a.getChildAtIndex(i)
-            if c is not None:
-                walk(c)
-    walk(acc)
-    return out
-
-
-def _buttons(acc):
-    out = []
-
-    def walk(a):
-        if a.getRoleName() == "push button" and a.name:
+        if a.getRoleName() == role and a.name:
             out.append(a.name)
         for i in range(a.childCount):
             c = a.getChildAtIndex(i)
@@ -79,7 +67,7 @@ def _buttons(acc):
 
 def shell_rows():
     """The message list's rows as pyatspi reads them: each row's labels, in list order."""
-    return [_labels(a) for d, a in _notification_nodes() if d > BANNER_MAX_DEPTH]
+    return [_named(a, "label") for d, a in _notification_nodes() if d > BANNER_MAX_DEPTH]
 
 
 def shell_titles():
@@ -90,7 +78,7 @@ def banner():
     """(labels, named buttons) of the banner showing now, or None."""
     for d, a in _notification_nodes():
         if d <= BANNER_MAX_DEPTH and a.getState().contains(pyatspi.STATE_SHOWING):
-            return _labels(a), _buttons(a)
+            return _named(a, "label"), _named(a, "push button")
     return None
 
 

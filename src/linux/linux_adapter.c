@@ -23,6 +23,7 @@
 #include "linux/proc.h"
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
+#include "linux/gnome_notifications.h"
 #include "linux/x11_capture.h"
 #include "linux/gnome_capture.h"
 #include "linux/wayland_displays.h"
@@ -355,6 +356,15 @@ static void destroy(ad_adapter *a)
     free(la);
 }
 
+static int read_notifications(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
+                              ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, deadline_us, err) < 0)
+        return -1;
+    return ad_gnome_read_notifications(la->bus, deadline_us, ret, err);
+}
+
 static const ad_adapter_ops linux_ops = {
     .platform = "linux",
     .health = health,
@@ -388,6 +398,7 @@ static const ad_adapter_ops linux_ops = {
     .list_displays = list_displays,
     .capture = capture,
     .overlay = ad_linux_overlay,
+    .read_notifications = read_notifications,
     .destroy = destroy,
 };
 

@@ -266,6 +266,30 @@ typedef struct {
     size_t n_file_urls;
 } ad_clip_content;
 
+/* One notification on the OS notification surface (commands/notifications.md), as the
+ * shell's accessibility tree shows it. Strings owned (ad_notification_surface_clear). */
+typedef struct {
+    char *app_name;      /* NULL: the surface does not show which app sent it */
+    char *title;         /* NULL when it has none */
+    char *body;          /* NULL when empty */
+    char **actions;      /* the action buttons' labels, as shown now */
+    ad_rect *action_at;  /* where each is on the screen, n_actions entries */
+    size_t n_actions;
+    bool on_screen;      /* showing now, at `bounds` (screen coordinates) */
+    ad_rect bounds;
+    bool close_known;    /* its close button is showing, at `close` */
+    ad_rect close;
+} ad_notification;
+
+typedef struct {
+    ad_notification *items; /* the list, in the surface's order (index 1 is items[0]) */
+    size_t count;
+    bool has_banner;        /* a banner (a pop-up copy of one of the items) is showing */
+    ad_notification banner;
+    bool toggle_known;      /* the control that opens the list is showing, at `toggle` */
+    ad_rect toggle;
+} ad_notification_surface;
+
 typedef struct {
     const char *platform; /* "linux" */
     /* Connects lazily; never fails for an unreachable service (reports it instead). Ends by
@@ -380,6 +404,12 @@ typedef struct {
      * -1 with err when it did not answer or refused. NULL: no overlay on this platform. */
     int (*overlay)(ad_adapter *a, json_t *req, bool start_service, int64_t deadline_us,
                    json_t **ret_reply, ad_error *err);
+    /* Reads the notification surface (commands/notifications.md), headless and read-only.
+     * PLATFORM_NOT_SUPPORTED, details daemon and detail, when no supported service owns the
+     * platform's notifications. ret is the caller's (ad_notification_surface_clear). NULL:
+     * no notifications on this platform. */
+    int (*read_notifications)(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
+                              ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -397,6 +427,8 @@ void ad_tree_clear(ad_tree *t);
 void ad_clip_content_clear(ad_clip_content *c);
 void ad_display_list_clear(ad_display_list *l);
 void ad_image_clear(ad_image *img);
+void ad_notification_clear(ad_notification *n);
+void ad_notification_surface_clear(ad_notification_surface *s);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

@@ -448,6 +448,7 @@ static void destroy(ad_adapter *a)
     }
     ad_clip_content_clear(&f->clip);
     json_decref(f->overlay_requests);
+    ad_notification_surface_clear(&f->notes);
     free(f);
 }
 
@@ -701,6 +702,7 @@ static const ad_adapter_ops fake_ops = {
     .list_displays = list_displays,
     .capture = capture,
     .overlay = overlay,
+    .read_notifications = fake_read_notifications,
     .destroy = destroy,
 };
 

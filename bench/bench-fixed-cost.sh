@@ -22,9 +22,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/bench-lib.sh
 source "$root/bench/bench-lib.sh"
 bench_binaries_begin bench-fixed-cost.sh "$@"
-/usr/bin/python3 - "$base" "$cand" "$root/build/tests/fixture-app/ad-fixture" \
+AD_BENCH_DIR=$root/bench /usr/bin/python3 - "$base" "$cand" "$root/build/tests/fixture-app/ad-fixture" \
   "${AD_BENCH_RUNS:-15}" <<'PY'
-import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
+sys.path.insert(0, os.environ["AD_BENCH_DIR"])
+from bench_fixture import start_fixture, stop, wait_registered
 base, cand, fixture, runs = sys.argv[1], sys.argv[2], sys.argv[3], max(7, int(sys.argv[4]))
 homes = {b: tempfile.mkdtemp(prefix="ad-bench-home-") for b in (base, cand)}
 APP = ("--app", "ad-fixture")
@@ -64,28 +66,13 @@ def counts(binary, args):
     return fsyncs, "%d / %d" % (bus, x11), desktop
 
 def start():
-    p = subprocess.Popen([fixture], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    p = start_fixture(fixture)
+    def probe():
         q = subprocess.run([cand, "list-windows", *APP], capture_output=True, text=True,
                            env=dict(os.environ, AGENT_DESKTOP_HOME=homes[cand]))
-        try:
-            if any(w.get("pid") == p.pid for w in json.loads(q.stdout).get("data") or []):
-                return p
-        except ValueError:
-            pass
-        time.sleep(0.3)
-    stop(p)
-    raise SystemExit("ad-fixture showed no window")
-
-def stop(p):
-    p.send_signal(signal.SIGTERM)
-    try:
-        p.wait(5)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
+        assert any(w.get("pid") == p.pid for w in json.loads(q.stdout).get("data") or [])
+    wait_registered(probe, "bench-fixed-cost", timeout=60)
+    return p
 
 def fmt(v):
     return "%.2f / %.2f" % (min(v), statistics.median(v))

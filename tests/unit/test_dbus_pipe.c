@@ -177,16 +177,24 @@ static void submit(outcome *o, int32_t n)
                      0);
 }
 
+/* A pipe on the bed's client connection with `first` calls (0 .. first-1) submitted. */
+static outcome *outcome_new(bed *b, unsigned in_flight, int32_t first)
+{
+    outcome *o = calloc(1, sizeof(*o));
+    assert_non_null(o);
+    o->pipe = ad_pipe_new(b->client, in_flight);
+    ad_pipe_set_peer(o->pipe, true);
+    for (int32_t n = 0; n < first; n++)
+        submit(o, n);
+    return o;
+}
+
 /* Thousands of calls, a thousand in flight, each batch answered newest first. */
 static void test_every_reply_reaches_its_own_call(void **state)
 {
     (void)state;
     bed *b = bed_new(ANSWER_ALL);
-    outcome *o = calloc(1, sizeof(*o));
-    o->pipe = ad_pipe_new(b->client, IN_FLIGHT);
-    ad_pipe_set_peer(o->pipe, true);
-    for (int32_t n = 0; n < N_CALLS; n++)
-        submit(o, n);
+    outcome *o = outcome_new(b, IN_FLIGHT, N_CALLS);
     assert_int_equal(ad_pipe_run(o->pipe, in_us(60 * 1000 * 1000)), 0);
     assert_int_equal(ad_pipe_pending(o->pipe), 0);
     for (int n = 0; n < N_CALLS; n++) {
@@ -203,9 +211,8 @@ static void test_replies_may_submit_calls(void **state)
 {
     (void)state;
     bed *b = bed_new(ANSWER_ALL);
-    outcome *o = calloc(1, sizeof(*o));
-    o->pipe = ad_pipe_new(b->client, 64);
-    ad_pipe_set_peer(o->pipe, true);
+    /* Set before the first reply can come: replies are read only inside ad_pipe_run. */
+    outcome *o = outcome_new(b, 64, 0);
     o->resubmit_below = N_CALLS / 2;
     for (int32_t n = 0; n < N_CALLS / 2; n++)
         submit(o, n);
@@ -224,11 +231,7 @@ static void test_free_cancels_what_stays_in_flight(void **state)
     (void)state;
     enum { N = 400 };
     bed *b = bed_new(ANSWER_ODD);
-    outcome *o = calloc(1, sizeof(*o));
-    o->pipe = ad_pipe_new(b->client, IN_FLIGHT);
-    ad_pipe_set_peer(o->pipe, true);
-    for (int32_t n = 0; n < N; n++)
-        submit(o, n);
+    outcome *o = outcome_new(b, IN_FLIGHT, N);
     /* The odd replies are the canary: once all of them are in, the even calls are the
      * ones left, whatever the machine's load. */
     int64_t give_up = in_us(60 * 1000 * 1000);

@@ -7,7 +7,8 @@
 # ad-bench-synthetic, the last with 10000 nodes; gtk4-demo may be added) it starts the app on a private headless
 # desktop (scripts/desktop-env.sh), waits for its window, warms each binary up once (GTK
 # builds accessibles lazily), then AD_BENCH_RUNS times (default 7), alternating which binary
-# goes first, times two whole processes with each binary:
+# goes first, times two whole processes with each binary (wall time, and the process's own CPU
+# time, user + system, which a loaded machine disturbs less):
 #   snapshot --app NAME --max-depth 50 --timeout-ms 60000
 #   get REF --property role       (REF: the first ref of that binary's own last snapshot;
 #                                  a strict resolution, the read every action starts with)
@@ -25,20 +26,27 @@ source "$root/bench/bench-lib.sh"
 bench_binaries_begin bench-binaries.sh "$@"
 /usr/bin/python3 - "$base" "$cand" "$root/build/bench/ad-bench-synthetic" \
   "${AD_BENCH_RUNS:-7}" "${AD_BENCH_APPS:-gtk3-widget-factory gnome-calculator ad-bench-synthetic}" <<'PY'
-import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time
+import json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time
 base, cand, synth, runs, apps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split()
 homes = {b: tempfile.mkdtemp(prefix="ad-bench-home-") for b in (base, cand)}
 label = {base: "baseline", cand: "candidate"}
 last_out = {}  # binary -> stdout of its last snapshot
+cpu = {}  # (binary, command) -> CPU ms of each timed run
 
-def run(binary, *args, trace=None):
+def children_cpu_ms():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1000
+
+def run(binary, *args, trace=None, counted=True):
     argv = [binary, *args]
     if trace:
         argv = ["strace", "-f", "-qq", "-e", "trace=sendmsg,writev", "-s", "4096", "-o", trace] + argv
-    t = time.monotonic()
+    t, c = time.monotonic(), children_cpu_ms()
     p = subprocess.run(argv, capture_output=True, text=True,
                        env=dict(os.environ, AGENT_DESKTOP_HOME=homes[binary]))
     ms = (time.monotonic() - t) * 1000
+    if counted and not trace:
+        cpu.setdefault((binary, args[0]), []).append(children_cpu_ms() - c)
     env = json.loads(p.stdout)
     if args[0] == "snapshot" and not trace:
         last_out[binary] = p.stdout.replace(env["data"]["snapshot_id"], "S")
@@ -108,6 +116,7 @@ for app in apps:
             _, d = run(b, *snap_args)
             nodes[b], refs[b] = count_nodes(d["tree"]), first_ref(d["tree"])
         t = {(b, c): [] for b in (base, cand) for c in ("snapshot", "get")}
+        cpu.clear()  # the warm-up's CPU is not counted
         for i in range(runs):
             for b in ((base, cand) if i % 2 == 0 else (cand, base)):
                 ms, d = run(b, *snap_args)
@@ -119,20 +128,22 @@ for app in apps:
         msgs = {}
         for b in (base, cand):
             msgs[(b, "snapshot")] = messages(b, *snap_args)
-            _, d = run(b, *snap_args)
+            _, d = run(b, *snap_args, counted=False)
             msgs[(b, "get")] = messages(b, "get", first_ref(d["tree"]), "--property", "role")
         for c in ("snapshot", "get"):
             mb, mc = statistics.median(t[(base, c)]), statistics.median(t[(cand, c)])
-            rows.append("| %s | %s | %d / %d | %s | %s | %.2f / %.2f | %d (%d Id)%s | %d (%d Id)%s | %s |" % (
+            rows.append("| %s | %s | %d / %d | %s | %s | %.2f / %.2f | %s | %s | %d (%d Id)%s | %d (%d Id)%s | %s |" % (
                 app, c, nodes[base], nodes[cand], fmt(t[(base, c)]), fmt(t[(cand, c)]),
                 min(t[(cand, c)]) / min(t[(base, c)]), mc / mb,
+                fmt(cpu[(base, c)]), fmt(cpu[(cand, c)]),
                 *msgs[(base, c)], *msgs[(cand, c)], same if c == "snapshot" else ""))
     finally:
         stop(p)
 print("%d interleaved runs each, fresh app per series; ms min / median; ratio candidate / baseline" % runs)
 print("| app | command | nodes base / cand | baseline ms | candidate ms | ratio min / median "
-      "| baseline messages | candidate messages | same output |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "| baseline CPU ms | candidate CPU ms | baseline messages | candidate messages "
+      "| same output |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 print("\n".join(rows))
 for h in homes.values():
     shutil.rmtree(h, ignore_errors=True)

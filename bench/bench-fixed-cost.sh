@@ -13,7 +13,8 @@
 #                                        desktop entries
 #   list-windows --app ad-fixture      + the --app lookup and the window probe
 #   snapshot --app ad-fixture -i       + peer connection, walk, refmap and pointer writes
-# Then each command runs once more per binary under strace, counting fsyncs, connects (bus,
+# The CPU time (user + system) of each process is shown too: a loaded machine disturbs it less
+# than the wall time. Then each command runs once more per binary under strace, counting fsyncs, connects (bus,
 # X11) and .desktop files opened. Prints a Markdown table: min / median ms per binary, the
 # differences between consecutive steps (medians) and the counts. Every app it started is
 # stopped by pid; the desktop by its EXIT trap.
@@ -24,7 +25,7 @@ source "$root/bench/bench-lib.sh"
 bench_binaries_begin bench-fixed-cost.sh "$@"
 AD_BENCH_DIR=$root/bench /usr/bin/python3 - "$base" "$cand" "$root/build/tests/fixture-app/ad-fixture" \
   "${AD_BENCH_RUNS:-15}" <<'PY'
-import json, os, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
 sys.path.insert(0, os.environ["AD_BENCH_DIR"])
 from bench_fixture import start_fixture, stop, wait_registered
 base, cand, fixture, runs = sys.argv[1], sys.argv[2], sys.argv[3], max(7, int(sys.argv[4]))
@@ -38,11 +39,18 @@ STEPS = [("/bin/true", None, False), ("version", ("version",), False),
 def argv(binary, args):
     return ["/bin/true"] if args is None else [binary, *args]
 
+def children_cpu_ms():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1000
+
+last_cpu = [0.0]  # the CPU ms (user + system) of the last run
+
 def run(binary, args, prefix=()):
-    t = time.monotonic()
+    t, c = time.monotonic(), children_cpu_ms()
     p = subprocess.run([*prefix, *argv(binary, args)], capture_output=True, text=True,
                        env=dict(os.environ, AGENT_DESKTOP_HOME=homes[binary]))
     ms = (time.monotonic() - t) * 1000
+    last_cpu[0] = children_cpu_ms() - c
     if args is not None and not prefix:
         assert json.loads(p.stdout)["ok"], (binary, args, p.stdout[:400])
     return ms
@@ -77,16 +85,18 @@ def start():
 def fmt(v):
     return "%.2f / %.2f" % (min(v), statistics.median(v))
 
-t, c = {}, {}
+t, cpu, c = {}, {}, {}
 for name, args, needs_app in STEPS:
     p = start() if needs_app else None
     try:
         for b in (base, cand):  # warm-up: GTK builds accessibles lazily
             run(b, args)
-        t[(base, name)], t[(cand, name)] = [], []
+        for b in (base, cand):
+            t[(b, name)], cpu[(b, name)] = [], []
         for i in range(runs):
             for b in ((base, cand) if i % 2 == 0 else (cand, base)):
                 t[(b, name)].append(run(b, args))
+                cpu[(b, name)].append(last_cpu[0])
         for b in (base, cand):
             c[(b, name)] = counts(b, args)
     finally:
@@ -95,15 +105,17 @@ for name, args, needs_app in STEPS:
 print("%d interleaved runs per step, fresh ad-fixture per series; ms min / median; "
       "step = median minus the step above" % runs)
 print("| step | baseline ms | candidate ms | baseline step | candidate step "
+      "| baseline CPU ms | candidate CPU ms "
       "| fsyncs base / cand | connects bus / X11, base ; cand | .desktop opened base / cand |")
-print("|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|")
 prev = None
 for name, _, _ in STEPS:
     med = {b: statistics.median(t[(b, name)]) for b in (base, cand)}
     step = {b: ("%+.2f" % (med[b] - prev[b]) if prev else "") for b in (base, cand)}
     cb, cc = c[(base, name)], c[(cand, name)]
-    print("| %s | %s | %s | %s | %s | %s / %s | %s ; %s | %s / %s |" % (
+    print("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s ; %s | %s / %s |" % (
         name, fmt(t[(base, name)]), fmt(t[(cand, name)]), step[base], step[cand],
+        fmt(cpu[(base, name)]), fmt(cpu[(cand, name)]),
         cb[0], cc[0], cb[1], cc[1], cb[2], cc[2]))
     prev = med
 for h in homes.values():

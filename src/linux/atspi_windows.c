@@ -11,7 +11,9 @@
 #include "linux/atspi_read.h"
 #include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
+#include "linux/gnome_shell.h"
 #include "linux/proc.h"
+#include "linux/shell_surfaces.h"
 #include "linux/x11_origin.h"
 
 #define STATE_ACTIVE 1u
@@ -359,6 +361,11 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
         /* After: a window that took its title from a managed X client is shown. */
         drop_unshown_nameless(ret, first_of_app);
+        /* gnome-shell's stage is no app window; its open surfaces are (shell_surfaces.h). */
+        if (ad_shell_is_shell_app(ctxs[i].app)) {
+            ad_shell_surface_windows(bus, ctxs[i].app, deadline_us, ret, first_of_app);
+            cap = ret->count; /* the list was reallocated to its count */
+        }
         free(ctxs[i].toolkit);
         free(ctxs[i].toolkit_version);
     }

@@ -134,3 +134,9 @@ void ad_image_clear(ad_image *img)
     free(img->rgb);
     memset(img, 0, sizeof(*img));
 }
+
+void ad_shell_surface_clear(ad_shell_surface *s)
+{
+    ad_window_clear(&s->window);
+    memset(s, 0, sizeof(*s));
+}

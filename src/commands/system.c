@@ -18,7 +18,7 @@ static json_t *surfaces_json(ad_ctx *ctx, bool available)
 {
     if (!available)
         return json_array();
-    return ad_surface_supported_json(ctx, true, ad_deadline_after_ms(SHELL_KINDS_TIMEOUT_MS));
+    return ad_surface_supported_json(ctx, ad_deadline_after_ms(SHELL_KINDS_TIMEOUT_MS));
 }
 
 /* How long status and permissions wait for the accessibility service: they take no

@@ -55,13 +55,10 @@ static size_t shell_kinds(ad_ctx *ctx, int64_t deadline_us, const char **ret)
                                                   MAX_SHELL_KINDS);
 }
 
-json_t *ad_surface_supported_json(ad_ctx *ctx, bool app_kinds_from_adapter,
-                                  int64_t deadline_us)
+json_t *ad_surface_supported_json(ad_ctx *ctx, int64_t deadline_us)
 {
     json_t *list = json_array();
-    const char *const *app = app_kinds_from_adapter
-                                 ? ctx->adapter->ops->supported_surfaces(ctx->adapter)
-                                 : ad_surface_kinds;
+    const char *const *app = ctx->adapter->ops->supported_surfaces(ctx->adapter);
     for (; app && *app; app++)
         json_array_append_new(list, json_string(*app));
     const char *shell[MAX_SHELL_KINDS];
@@ -76,8 +73,7 @@ int ad_surface_unsupported(ad_ctx *ctx, const char *kind, int64_t deadline_us, a
     ad_error_clear(err);
     ad_error_set(err, AD_INVALID_ARGS, "--surface %s is not a surface this session has", kind);
     ad_error_suggest(err, "Use one of the kinds in status supported_surfaces");
-    ad_error_detail(err, "supported_surfaces", ad_surface_supported_json(ctx, false,
-                                                                         deadline_us));
+    ad_error_detail(err, "supported_surfaces", ad_surface_supported_json(ctx, deadline_us));
     ad_error_detail(err, "requested_surface", json_string(kind));
     return -1;
 }

@@ -18,11 +18,10 @@ const char *ad_surface_kind_canonical(const char *kind);
 /* True for the OS shell group of surfaces.md (taskbar, system-tray, action-center, ...). */
 bool ad_surface_is_shell_kind(const char *kind);
 
-/* Every kind this session supports: the app kinds (ad_surface_kinds, or the adapter's list
- * when app_kinds_from_adapter) and then the shell kinds the adapter resolves by deadline_us.
- * A new JSON array of strings. */
-json_t *ad_surface_supported_json(ad_ctx *ctx, bool app_kinds_from_adapter,
-                                  int64_t deadline_us);
+/* Every kind this session supports, as status reports it and INVALID_ARGS details name
+ * them: the adapter's app kinds, then the shell kinds it resolves by deadline_us. A new
+ * JSON array of strings. */
+json_t *ad_surface_supported_json(ad_ctx *ctx, int64_t deadline_us);
 
 /* INVALID_ARGS for a kind this session does not support, with details.supported_surfaces
  * and details.requested_surface. Returns -1. */

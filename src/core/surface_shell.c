@@ -78,18 +78,24 @@ int ad_surface_unsupported(ad_ctx *ctx, const char *kind, int64_t deadline_us, a
     return -1;
 }
 
+/* True when the session resolves the shell kind now. */
+static bool offered(ad_ctx *ctx, const char *kind, int64_t deadline_us)
+{
+    const char *shell[MAX_SHELL_KINDS];
+    size_t n = shell_kinds(ctx, deadline_us, shell);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(shell[i], kind) == 0)
+            return true;
+    return false;
+}
+
 /* The shell surface `kind` as the adapter finds it; INVALID_ARGS (with the session's kinds)
  * when the session has none, so every door answers a missing kind alike. */
 static int find_shell(ad_ctx *ctx, const char *kind, int64_t deadline_us,
                       ad_shell_surface *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
-    const char *shell[MAX_SHELL_KINDS];
-    size_t n = shell_kinds(ctx, deadline_us, shell);
-    bool offered = false;
-    for (size_t i = 0; i < n; i++)
-        offered |= strcmp(shell[i], kind) == 0;
-    if (!offered)
+    if (!offered(ctx, kind, deadline_us))
         return ad_surface_unsupported(ctx, kind, deadline_us, err);
     return ctx->adapter->ops->shell_surface(ctx->adapter, kind, deadline_us, ret, err);
 }
@@ -179,14 +185,8 @@ int ad_surface_open_shell(ad_ctx *ctx, const char *kind, bool headed, int64_t de
     *ret_already_open = false;
     const char *k = ad_surface_kind_canonical(kind);
     ad_shell_surface s;
-    if (!k || !ad_surface_is_shell_kind(k) || !ctx->adapter->ops->shell_surface)
-        return not_openable(ctx, kind, deadline_us, err);
-    const char *shell[MAX_SHELL_KINDS];
-    size_t n = shell_kinds(ctx, deadline_us, shell);
-    bool offered = false;
-    for (size_t i = 0; i < n; i++)
-        offered |= strcmp(shell[i], k) == 0;
-    if (!offered)
+    if (!k || !ad_surface_is_shell_kind(k) || !ctx->adapter->ops->shell_surface ||
+        !offered(ctx, k, deadline_us))
         return not_openable(ctx, kind, deadline_us, err);
     if (!headed) {
         ad_error_set(err, AD_POLICY_DENIED, "open-system-surface takes the foreground and is "

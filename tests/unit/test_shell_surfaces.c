@@ -75,8 +75,7 @@ static int physical(ad_adapter *a, const ad_phys_req *req, int64_t deadline_us,
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->fake = fake_new();
+    tu_fake_begin(&f->home, &f->fake);
     fake_add_app(f->fake, "gnome-shell", 300);
     f->popup = fake_add_window(f->fake, "gnome-shell", NULL,
                                fk("group", fk("button|n=Next month|b=950,125,32,32", NULL),
@@ -96,8 +95,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
+    tu_fake_end(&f->home, f->fake);
     free(f);
     return 0;
 }

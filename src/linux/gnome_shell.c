@@ -145,6 +145,21 @@ const ad_node *ad_shell_popup_of(const ad_node *ui_group, const ad_node *top_bar
     return NULL;
 }
 
+bool ad_shell_may_show_popup(const ad_node *ui_group)
+{
+    const ad_node *stage = ui_group ? ui_group->parent : NULL;
+    if (!stage || !ad_shell_shown(stage))
+        return false;
+    for (size_t i = 0; i < ui_group->n_children; i++) {
+        const ad_node *c = ui_group->children[i];
+        double top = c->bounds.y - stage->bounds.y;
+        if (ad_shell_shown(c) && top > 0 && top <= stage->bounds.height / 4 &&
+            c->bounds.width < stage->bounds.width)
+            return true;
+    }
+    return false;
+}
+
 char *ad_shell_node_window_id(const ad_node *n)
 {
     const char *bar = n && n->address ? strchr(n->address, '|') : NULL;

@@ -62,6 +62,12 @@ const ad_node *ad_shell_find_shown(const ad_node *root, const char *role, const 
 const ad_node *ad_shell_popup_of(const ad_node *ui_group, const ad_node *top_bar,
                                  const ad_node *button);
 
+/* A cheap first look, from a read of depth 3 (the UI group's children without their
+ * subtrees): true when some shown child narrower than the stage starts below the stage's top
+ * edge within its top quarter, where an open top-bar menu hangs. False means no top-bar menu
+ * is open; true means one may be (read deeper and ask ad_shell_popup_of). */
+bool ad_shell_may_show_popup(const ad_node *ui_group);
+
 /* Splits a node's adapter address ("bus|path") into a window id (ad_atspi_window_id): the
  * caller's string, or NULL without an address or memory. */
 char *ad_shell_node_window_id(const ad_node *n);

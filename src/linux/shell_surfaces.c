@@ -31,8 +31,11 @@ static int shell_open(sd_bus *bus, const ad_app *known, int64_t deadline_us, she
     memset(ret, 0, sizeof(*ret));
     int found = known ? (ad_app_copy(&ret->app, known) == 0 ? 1 : -1)
                       : ad_shell_find_app(bus, deadline_us, &ret->app, err);
-    if (found <= 0)
+    if (found <= 0) {
+        if (found < 0 && known)
+            ad_error_set(err, AD_INTERNAL, "out of memory");
         return found;
+    }
     if (ad_shell_read(bus, &ret->app, SHELL_READ_DEPTH, deadline_us, &ret->tree, err) < 0) {
         shell_read_clear(ret);
         return -1;
@@ -169,8 +172,17 @@ void ad_shell_surface_windows(sd_bus *bus, const ad_app *shell, int64_t deadline
     l->count = from;
     shell_read r;
     ad_error ignored = AD_ERROR_INIT;
-    if (shell_open(bus, shell, deadline_us, &r, &ignored) > 0) {
-        bool watched = tray_watcher(deadline_us) == 1;
+    /* Every list of all windows comes here, so a cheap look first: a read of 3 levels (~30
+     * nodes, against ~10 ms per list) says whether a menu hangs from the bar at all; only then
+     * is the bar read down to its buttons (~90 ms). The tray is always on screen, so a
+     * StatusNotifierWatcher makes the deep read happen every time. */
+    ad_tree peek = {0};
+    bool watched = tray_watcher(deadline_us) == 1;
+    bool deep = watched;
+    if (!deep && ad_shell_read(bus, shell, 3, deadline_us, &peek, &ignored) == 0)
+        deep = ad_shell_may_show_popup(ad_shell_ui_group(ad_shell_stage(&peek)));
+    ad_tree_clear(&peek);
+    if (deep && shell_open(bus, shell, deadline_us, &r, &ignored) > 0) {
         for (size_t k = 0; k < N_SHELL_KINDS; k++) {
             const ad_node *open, *opener;
             if (!locate(&r, SHELL_KINDS[k], watched, &open, &opener) || !open)

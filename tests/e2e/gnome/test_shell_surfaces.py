@@ -160,6 +160,18 @@ def test_system_tray_only_with_a_status_notifier_watcher(cli, closed):
                    what="system-tray to leave supported_surfaces")
 
 
+def test_the_shell_has_no_app_window(cli, closed, shell_pid):
+    # gnome-shell's stage (pyatspi: its one full-screen window) is no app window: list-windows
+    # leaves it out (on Wayland it was listed, nameless, covering the screen), and the shell
+    # has no taskbar entry, so list-apps calls it a background app.
+    stage = _shell().getChildAtIndex(0)
+    assert stage.getRoleName() == "window" and _shown(stage)
+    assert cli.ok("list-windows", "--app", "gnome-shell") == []
+    assert shell_pid not in [w["pid"] for w in cli.ok("list-windows")]
+    apps = cli.ok("list-apps", "--app", "gnome-shell")["apps"]
+    assert [(a["pid"], a["presentation"]) for a in apps] == [(shell_pid, "background")], apps
+
+
 # ---- open-system-surface -----------------------------------------------------------------
 
 

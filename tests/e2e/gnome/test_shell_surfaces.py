@@ -153,6 +153,12 @@ def test_system_tray_only_with_a_status_notifier_watcher(cli, closed):
         # pyatspi: the System menu button shows in the bar, and the tray read holds it.
         assert _shown_named(_shell().getChildAtIndex(0), "menu", "System") is not None
         assert "System" in names, names
+        # Opening it: headless refused, headed returns the same area without a click.
+        expect_error(cli.run("open-system-surface", "--surface", "system-tray"),
+                     "POLICY_DENIED")
+        opened = cli.ok("--headed", "open-system-surface", "--surface", "system-tray")
+        assert opened["window"]["id"] == data["window"]["id"], opened
+        assert not calendar_showing()
     finally:
         watcher.terminate()
         watcher.wait(timeout=10)

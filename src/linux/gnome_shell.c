@@ -124,7 +124,7 @@ const ad_node *ad_shell_find_shown(const ad_node *root, const char *role, const 
     return NULL;
 }
 
-const ad_node *ad_shell_popup_of(const ad_node *ui_group, const ad_node *top_bar,
+const ad_node *ad_shell_bar_menu_of(const ad_node *ui_group, const ad_node *top_bar,
                                  const ad_node *button)
 {
     if (!ui_group || !top_bar || !button || !ad_shell_shown(button))
@@ -145,7 +145,7 @@ const ad_node *ad_shell_popup_of(const ad_node *ui_group, const ad_node *top_bar
     return NULL;
 }
 
-bool ad_shell_may_show_popup(const ad_node *ui_group)
+bool ad_shell_may_show_bar_menu(const ad_node *ui_group)
 {
     const ad_node *stage = ui_group ? ui_group->parent : NULL;
     if (!stage || !ad_shell_shown(stage))

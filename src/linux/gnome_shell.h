@@ -7,7 +7,7 @@
  * button). Its extents are screen coordinates on X11 and Wayland. Measured on Debian 12: no
  * element of the shell names an AT-SPI action (Action.NActions is 0 on every button), no
  * relation ties a menu to its button, and a top-bar button's states do not change while its
- * menu is open; so an open menu is found by place (ad_shell_popup_of), and opening one takes
+ * menu is open; so an open menu is found by place (ad_shell_bar_menu_of), and opening one takes
  * pointer input.
  *
  * These helpers read the tree only; surfaces (shell_surfaces.h) and notifications build on
@@ -59,14 +59,14 @@ const ad_node *ad_shell_find_shown(const ad_node *root, const char *role, const 
  * hangs from the bar's bottom edge (within 8 px), spans the button's horizontal center and is
  * narrower than the stage (the message tray, which shows banners from the same edge, spans
  * the whole width). NULL when the button's menu is closed. */
-const ad_node *ad_shell_popup_of(const ad_node *ui_group, const ad_node *top_bar,
+const ad_node *ad_shell_bar_menu_of(const ad_node *ui_group, const ad_node *top_bar,
                                  const ad_node *button);
 
 /* A cheap first look, from a read of depth 3 (the UI group's children without their
  * subtrees): true when some shown child narrower than the stage starts below the stage's top
  * edge within its top quarter, where an open top-bar menu hangs. False means no top-bar menu
- * is open; true means one may be (read deeper and ask ad_shell_popup_of). */
-bool ad_shell_may_show_popup(const ad_node *ui_group);
+ * is open; true means one may be (read deeper and ask ad_shell_bar_menu_of). */
+bool ad_shell_may_show_bar_menu(const ad_node *ui_group);
 
 /* Splits a node's adapter address ("bus|path") into a window id (ad_atspi_window_id): the
  * caller's string, or NULL without an address or memory. */

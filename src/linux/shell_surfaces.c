@@ -80,7 +80,7 @@ static bool locate(const shell_read *r, const char *kind, bool tray_watched,
         const ad_node *clock = clock_button(r);
         if (!clock)
             return false;
-        *ret_open = ad_shell_popup_of(r->ui_group, r->top_bar, clock);
+        *ret_open = ad_shell_bar_menu_of(r->ui_group, r->top_bar, clock);
         *ret_opener = clock;
         return true;
     }
@@ -180,7 +180,7 @@ void ad_shell_surface_windows(sd_bus *bus, const ad_app *shell, int64_t deadline
     bool watched = tray_watcher(deadline_us) == 1;
     bool deep = watched;
     if (!deep && ad_shell_read(bus, shell, 3, deadline_us, &peek, &ignored) == 0)
-        deep = ad_shell_may_show_popup(ad_shell_ui_group(ad_shell_stage(&peek)));
+        deep = ad_shell_may_show_bar_menu(ad_shell_ui_group(ad_shell_stage(&peek)));
     ad_tree_clear(&peek);
     if (deep && shell_open(bus, shell, deadline_us, &r, &ignored) > 0) {
         for (size_t k = 0; k < N_SHELL_KINDS; k++) {

@@ -54,6 +54,8 @@ int ad_cmd_close_app(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                      struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);
+int ad_cmd_open_system_surface(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                               struct ad_error *err);
 int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 /* key-down and key-up: validate, then refuse (no held input in a stateless process). */
 int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,

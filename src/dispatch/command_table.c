@@ -258,7 +258,7 @@ const ad_command ad_commands[] = {
      .summary = "List the overlays an app presents now, such as sheets and menus."},
     {.name = "open-system-surface", .desktop_action = true, .group = G_OBS, .mutates = true,
      .lease = AD_LEASE_COMMAND,
-     .args = ad_args_open_system_surface,
+     .args = ad_args_open_system_surface, .handler = ad_cmd_open_system_surface,
      .summary = "Raise an OS shell surface and return the window it presents."},
 
     /* Interaction */

@@ -14,6 +14,8 @@
 #include "linux/physical.h" /* ad_linux_wayland_session */
 #include "linux/proc.h"
 #include "linux/shell_frames.h"
+#include "linux/gnome_shell.h"
+#include "linux/shell_surfaces.h"
 #include "linux/x11_origin.h"
 
 #define STATE_ACTIVE 1u
@@ -399,6 +401,11 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
             apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
         /* After: a window that took its title from a managed X client is shown. */
         drop_unshown_nameless(ret, first_of_app);
+        /* gnome-shell's stage is no app window; its open surfaces are (shell_surfaces.h). */
+        if (ad_shell_is_shell_app(ctxs[i].app)) {
+            ad_shell_surface_windows(bus, ctxs[i].app, deadline_us, ret, first_of_app);
+            cap = ret->count; /* the list was reallocated to its count */
+        }
         free(ctxs[i].toolkit);
         free(ctxs[i].toolkit_version);
     }

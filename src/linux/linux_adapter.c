@@ -21,6 +21,7 @@
 #include "linux/physical.h"
 #include "linux/window_ops.h"
 #include "linux/proc.h"
+#include "linux/shell_surfaces.h"
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
 #include "linux/gnome_notifications.h"
@@ -343,6 +344,27 @@ static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, 
     return ad_x11_capture(window, rect, ret, err);
 }
 
+static size_t shell_surface_kinds(ad_adapter *a, int64_t deadline_us, const char **ret,
+                                  size_t cap)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    ad_error ignored = AD_ERROR_INIT;
+    size_t n = connect_bus(la, deadline_us, &ignored) == 0
+                   ? ad_shell_surface_kinds(la->bus, deadline_us, ret, cap)
+                   : 0;
+    ad_error_clear(&ignored);
+    return n;
+}
+
+static int shell_surface(ad_adapter *a, const char *kind, int64_t deadline_us,
+                         ad_shell_surface *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, deadline_us, err) < 0)
+        return -1;
+    return ad_shell_surface_find(la->bus, kind, deadline_us, ret, err);
+}
+
 static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -399,6 +421,8 @@ static const ad_adapter_ops linux_ops = {
     .capture = capture,
     .overlay = ad_linux_overlay,
     .read_notifications = read_notifications,
+    .shell_surface_kinds = shell_surface_kinds,
+    .shell_surface = shell_surface,
     .destroy = destroy,
 };
 

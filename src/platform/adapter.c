@@ -155,3 +155,9 @@ void ad_notification_surface_clear(ad_notification_surface *s)
     ad_notification_clear(&s->banner);
     memset(s, 0, sizeof(*s));
 }
+
+void ad_shell_surface_clear(ad_shell_surface *s)
+{
+    ad_window_clear(&s->window);
+    memset(s, 0, sizeof(*s));
+}

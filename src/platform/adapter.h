@@ -55,7 +55,8 @@ typedef struct {
     ad_rect bounds;
     bool is_focused, minimized, visible, accessible;
     /* static: "window", "dialog", "alert" or "menu" (a top level that only carries a popup
-     * menu, such as a GTK3 context menu); NULL counts as "window" */
+     * menu, such as a GTK3 context menu) or "shell" (an open OS shell surface, which no
+     * application owns: ad_shell_surface); NULL counts as "window" */
     const char *kind;
     bool modal;       /* a modal dialog: a sheet */
 } ad_window;
@@ -150,6 +151,15 @@ typedef struct {
     int width, height;
     unsigned char *rgb; /* owned; free with ad_image_clear */
 } ad_image;
+
+/* An OS shell surface (surfaces.md: action-center, system-tray, ...): open, with the window
+ * it presents, or closed, with the point where a click opens it. */
+typedef struct {
+    bool open;
+    ad_window window;     /* open: the surface as a list-windows row; owned */
+    bool opener_known;    /* closed: a pointer click at (opener_x, opener_y) opens it */
+    int opener_x, opener_y;
+} ad_shell_surface;
 
 typedef struct ad_adapter ad_adapter;
 
@@ -410,6 +420,15 @@ typedef struct {
      * no notifications on this platform. */
     int (*read_notifications)(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
                               ad_error *err);
+    /* ---- OS shell surfaces (surfaces.md). NULL: this platform offers none. ---- */
+    /* The shell kinds this session can resolve now, static strings into ret[0..cap); returns
+     * how many (0 also when the shell could not be read: nothing unproved is offered). */
+    size_t (*shell_surface_kinds)(ad_adapter *a, int64_t deadline_us, const char **ret,
+                                  size_t cap);
+    /* One shell surface, open or closed: 0 with *ret (ad_shell_surface_clear), -1 with err
+     * (WINDOW_NOT_FOUND: the session has no such surface; TIMEOUT: unknown). Sends nothing. */
+    int (*shell_surface)(ad_adapter *a, const char *kind, int64_t deadline_us,
+                         ad_shell_surface *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -429,6 +448,7 @@ void ad_display_list_clear(ad_display_list *l);
 void ad_image_clear(ad_image *img);
 void ad_notification_clear(ad_notification *n);
 void ad_notification_surface_clear(ad_notification_surface *s);
+void ad_shell_surface_clear(ad_shell_surface *s);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

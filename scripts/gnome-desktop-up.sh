@@ -197,12 +197,16 @@ env "${base_env[@]}" wireplumber </dev/null >"$DIR/wireplumber.log" 2>&1 &
 record_pid "$!" wireplumber
 
 # --- 5. gnome-shell -----------------------------------------------------------------------
+# AD_GNOME_UNSAFE_MODE=1 adds --unsafe-mode: org.gnome.Shell.Eval answers, which is where
+# agent-desktop reads window frames on Wayland (src/linux/shell_frames.h).
+shell_flags=()
+[[ "${AD_GNOME_UNSAFE_MODE:-0}" == 1 ]] && shell_flags+=(--unsafe-mode)
 if [[ $kind == gnome-wayland ]]; then
   env "${base_env[@]}" XDG_SESSION_TYPE=wayland gnome-shell --wayland --headless \
-    --virtual-monitor "$MONITOR" --no-x11 </dev/null >"$DIR/gnome-shell.log" 2>&1 &
+    --virtual-monitor "$MONITOR" --no-x11 "${shell_flags[@]}" </dev/null >"$DIR/gnome-shell.log" 2>&1 &
 else
   env "${base_env[@]}" DISPLAY="$display" XDG_SESSION_TYPE=x11 gnome-shell --x11 --replace \
-    </dev/null >"$DIR/gnome-shell.log" 2>&1 &
+    "${shell_flags[@]}" </dev/null >"$DIR/gnome-shell.log" 2>&1 &
 fi
 shell_pid=$!
 record_pid "$shell_pid" gnome-shell

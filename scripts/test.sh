@@ -137,6 +137,20 @@ for kind in gnome-wayland gnome-x11; do
   count "$log/e2e-$kind.txt" $st
 done
 
+# GNOME Wayland once more in unsafe mode (AD_GNOME_UNSAFE_MODE=1), for the screen coordinates
+# that only org.gnome.Shell.Eval gives (src/linux/shell_frames.h): the run above proves bounds
+# are absent without it, this one that they are right with it.
+echo "== GNOME end-to-end tests (gnome-wayland, unsafe mode, build-asan)"
+AD_GNOME_UNSAFE_MODE=1 AD_DESKTOP_KIND=gnome-wayland AD_BIN=$PWD/build-asan/agent-desktop \
+  AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+  bash -c 'source scripts/desktop-env.sh || exit 4
+           /usr/bin/python3 -m pytest tests/e2e/gnome/test_wayland_coords.py -q \
+             -p no:cacheprovider' >"$log/e2e-gnome-wayland-unsafe.txt" 2>&1
+st=$?
+tail -n 15 "$log/e2e-gnome-wayland-unsafe.txt"
+count "$log/e2e-gnome-wayland-unsafe.txt" $st
+
 # libFuzzer targets (TAP), a short fixed time each; scripts/fuzz.sh SECONDS runs them longer.
 echo "== fuzzers"
 bash scripts/fuzz.sh "${AD_FUZZ_SECONDS:-20}" >"$log/fuzz.txt" 2>&1

@@ -54,6 +54,8 @@ int ad_cmd_close_app(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                      struct ad_error *err);
 int ad_cmd_list_surfaces(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
                          struct ad_error *err);
+int ad_cmd_open_system_surface(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                               struct ad_error *err);
 int ad_cmd_press(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 /* key-down and key-up: validate, then refuse (no held input in a stateless process). */
 int ad_cmd_held_key(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
@@ -66,6 +68,14 @@ int ad_cmd_mouse(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, stru
 int ad_cmd_hover(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_drag(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 int ad_cmd_wait(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
+int ad_cmd_list_notifications(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                              struct ad_error *err);
+int ad_cmd_dismiss_notification(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                                struct ad_error *err);
+int ad_cmd_dismiss_all_notifications(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                                     struct ad_error *err);
+int ad_cmd_notification_action(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,
+                               struct ad_error *err);
 /* trace show and trace export (commands/trace.c). */
 int ad_cmd_trace(struct ad_ctx *ctx, const json_t *args, json_t **ret_data, struct ad_error *err);
 /* session start | end | list | gc (commands/session.c). */

@@ -7,18 +7,18 @@
 #include "core/ctx.h"
 #include "dispatch/dispatch.h"
 #include "core/refstore.h"
+#include "core/surface_shell.h"
 #include "core/trace_event.h"
 #include "core/utf8.h"
 
+/* How long status waits for the shell kinds: gnome-shell's tree is read once (~0.1 s). */
+#define SHELL_KINDS_TIMEOUT_MS 2000
+
 static json_t *surfaces_json(ad_ctx *ctx, bool available)
 {
-    json_t *a = json_array();
     if (!available)
-        return a;
-    const char *const *s = ctx->adapter->ops->supported_surfaces(ctx->adapter);
-    for (; s && *s; s++)
-        json_array_append_new(a, json_string(*s));
-    return a;
+        return json_array();
+    return ad_surface_supported_json(ctx, ad_deadline_after_ms(SHELL_KINDS_TIMEOUT_MS));
 }
 
 /* How long status and permissions wait for the accessibility service: they take no

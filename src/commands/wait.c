@@ -1,7 +1,7 @@
 /* wait.c: block until a condition holds (commands/wait.md). Modes: MS, --element (exists,
  * enabled, visible, actionable, value), --window, --text (with --count). Each poll is a
  * complete fresh read; a read that failed is "not yet", never "absent". Menu and event waits
- * are in wait_events.c; --notification needs GNOME Shell and fails closed elsewhere. */
+ * are in wait_events.c; --notification is in notifications.c (GNOME Shell only). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,13 +474,8 @@ int ad_cmd_wait(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                             ret_data, err);
     if (strcmp(mode, "event") == 0)
         return ad_wait_event(ctx, args, started, timeout_ms, ret_data, err);
-    if (strcmp(mode, "notification") == 0) {
-        ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --notification needs GNOME Shell's "
-                                                     "notification list, which this build does "
-                                                     "not read");
-        ad_error_detail(err, "retryable", json_false());
-        return -1;
-    }
+    if (strcmp(mode, "notification") == 0)
+        return ad_wait_notification(ctx, args, started, timeout_ms, ret_data, err);
     ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "wait --%s is not available in this build",
                  mode);
     ad_error_detail(err, "retryable", json_false());

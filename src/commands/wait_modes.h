@@ -17,6 +17,11 @@ int ad_wait_event_args_check(const json_t *given, ad_error *err);
 int ad_wait_event(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
                   json_t **ret, ad_error *err);
 
+/* wait --notification [--text] [--app]: the first notification not in the list read when
+ * the wait starts (commands/notifications.c). */
+int ad_wait_notification(ad_ctx *ctx, const json_t *args, int64_t started, int64_t timeout_ms,
+                         json_t **ret, ad_error *err);
+
 /* A wait --event baseline read before the action the wait follows (batch.md, "Event
  * waits"): batch captures it before the entry that precedes a `wait --event` entry and hands
  * it to that wait through ctx->event_baseline, so an event the action causes at once is not

@@ -237,6 +237,18 @@ static int dispatch_physical(ad_ctx *ctx, const ad_action_spec *spec, ad_resolve
         return ad_error_set(err, AD_PLATFORM_NOT_SUPPORTED, "This adapter has no physical input");
     const ad_node *n = r->node;
     bool pointer = spec->phys != AD_PHYS_TEXT && spec->phys != AD_PHYS_FOCUS;
+    if (pointer && n->bounds_state == AD_FIELD_WINDOW_RELATIVE) {
+        /* Refused before any event: a physical_first action falls back to its semantic
+         * route (dispatch). */
+        ad_error_set(err, AD_ACTION_NOT_SUPPORTED,
+                     "The element's place on the screen is unknown in this Wayland session");
+        ad_error_suggest(err, "Run it without --headed (its semantic action needs no screen "
+                              "point), or see 'agent-desktop skills get linux troubleshooting' "
+                              "for window positions on GNOME Wayland");
+        ad_error_detail(err, "cause", json_string("wayland_session"));
+        err->delivery = AD_NOT_DELIVERED;
+        return -1;
+    }
     if (pointer && (n->bounds_state != AD_FIELD_KNOWN || n->bounds.width <= 0 ||
                     n->bounds.height <= 0)) {
         ad_error_set(err, AD_ACTION_FAILED, "The element has no live bounds to point at");

@@ -164,7 +164,8 @@ int ad_wait_actionable(ad_ctx *ctx, const ad_action_spec *spec, ad_resolved *r,
             ad_actionability_clear(&last);
         last = a;
         have_last = true;
-        if (r->node->bounds_state == AD_FIELD_KNOWN) {
+        if (r->node->bounds_state == AD_FIELD_KNOWN ||
+            r->node->bounds_state == AD_FIELD_WINDOW_RELATIVE) {
             prev = r->node->bounds;
             have_prev = true;
         }

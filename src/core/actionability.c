@@ -111,7 +111,9 @@ static void check_visible(ad_actionability *a, const ad_action_spec *spec, const
 static void check_stable(ad_actionability *a, const ad_node *n, const ad_rect *previous,
                          int samples)
 {
-    bool known = n->bounds_state == AD_FIELD_KNOWN;
+    /* Window-relative bounds prove stability too: both samples are in one space. */
+    bool known = n->bounds_state == AD_FIELD_KNOWN ||
+                 n->bounds_state == AD_FIELD_WINDOW_RELATIVE;
     bool moved = known && previous && memcmp(previous, &n->bounds, sizeof(*previous)) != 0;
     const char *why = !known ? AD_NO_LIVE_BOUNDS
                       : moved ? "the element moved between samples"

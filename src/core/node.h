@@ -11,7 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { AD_FIELD_ABSENT = 0, AD_FIELD_KNOWN, AD_FIELD_UNKNOWN } ad_field_state;
+/* AD_FIELD_WINDOW_RELATIVE is for bounds alone: read, but relative to the element's window
+ * because the window's place on the screen is unknown (a Wayland session without a frame
+ * source: linux/gtk4_place.h). Everything that tests for AD_FIELD_KNOWN (output, refmaps,
+ * pointer targets) treats them as unknown; only the visibility and stability checks use them,
+ * against an ad_tree whose screen is the window itself (ad_tree.screen_is_window). */
+typedef enum {
+    AD_FIELD_ABSENT = 0,
+    AD_FIELD_KNOWN,
+    AD_FIELD_UNKNOWN,
+    AD_FIELD_WINDOW_RELATIVE,
+} ad_field_state;
 
 typedef struct {
     ad_field_state state;
@@ -59,7 +69,7 @@ typedef struct ad_node {
     char **actions; /* canonical action names, owned */
     size_t n_actions;
     ad_field_state bounds_state;
-    ad_rect bounds; /* screen coordinates */
+    ad_rect bounds; /* screen coordinates (window coordinates when AD_FIELD_WINDOW_RELATIVE) */
     bool secure;    /* a password field: its value is never read */
     /* The element declares itself a popup for another element (AT-SPI RELATION_POPUP_FOR:
      * a GTK3 popover). Asked only where an adapter looks for popovers; elsewhere ABSENT

@@ -150,7 +150,9 @@ int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
         goto done;
     }
     ad_state_remove_stale_temps(&dir, AD_STATE_STALE_TEMP_S);
-    if (ad_state_file_write(&ns, "latest_snapshot_id", id, strlen(id), err) < 0)
+    /* Unflushed: an empty or old pointer after a crash is "no latest snapshot" or an older
+     * one (ad_refstore_latest), and the refmap it names was flushed above. */
+    if (ad_state_file_write_unflushed(&ns, "latest_snapshot_id", id, strlen(id), err) < 0)
         goto done;
     ad_state_remove_stale_temps(&ns, AD_STATE_STALE_TEMP_S);
     ad_refstore_prune(&snaps, id, AD_SNAPSHOTS_MAX, AD_SNAPSHOTS_KEEP);

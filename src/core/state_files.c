@@ -299,8 +299,8 @@ static int temp_fill(char *suffix)
     return 0;
 }
 
-int ad_state_file_write(const ad_state_dir *d, const char *name, const char *data, size_t len,
-                        ad_error *err)
+static int write_file(const ad_state_dir *d, const char *name, const char *data, size_t len,
+                      bool flush, ad_error *err)
 {
     char tmp[256];
     char *path = join(d->path, name);
@@ -335,7 +335,7 @@ int ad_state_file_write(const ad_state_dir *d, const char *name, const char *dat
         }
         off += (size_t)w;
     }
-    int closed = fsync(fd) == 0 ? close(fd) : (close(fd), -1);
+    int closed = !flush || fsync(fd) == 0 ? close(fd) : (close(fd), -1);
     fd = -1;
     if (closed != 0) {
         ad_error_set(err, AD_INTERNAL, "Cannot flush '%s': %s", path, strerror(errno));
@@ -353,6 +353,18 @@ done:
         unlinkat(d->fd, tmp, 0);
     free(path);
     return rc;
+}
+
+int ad_state_file_write(const ad_state_dir *d, const char *name, const char *data, size_t len,
+                        ad_error *err)
+{
+    return write_file(d, name, data, len, true, err);
+}
+
+int ad_state_file_write_unflushed(const ad_state_dir *d, const char *name, const char *data,
+                                  size_t len, ad_error *err)
+{
+    return write_file(d, name, data, len, false, err);
 }
 
 DIR *ad_state_dir_entries(const ad_state_dir *d)

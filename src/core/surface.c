@@ -6,6 +6,7 @@
 
 #include "core/identity.h"
 #include "core/surface_popup.h"
+#include "core/surface_shell.h"
 #include "core/window_select.h"
 
 const char *const ad_surface_kinds[] = {"window", "focused", "sheet", "alert", "menu", NULL};
@@ -60,18 +61,6 @@ static bool kind_supported(const char *kind)
         if (strcmp(ad_surface_kinds[i], kind) == 0)
             return true;
     return false;
-}
-
-static int unsupported_kind(const char *kind, ad_error *err)
-{
-    ad_error_set(err, AD_INVALID_ARGS, "--surface %s is not a surface this platform has", kind);
-    ad_error_suggest(err, "Use one of the kinds in status supported_surfaces");
-    json_t *list = json_array();
-    for (size_t i = 0; ad_surface_kinds[i]; i++)
-        json_array_append_new(list, json_string(ad_surface_kinds[i]));
-    ad_error_detail(err, "supported_surfaces", list);
-    ad_error_detail(err, "requested_surface", json_string(kind));
-    return -1;
 }
 
 static int absent(ad_error *err, const char *kind, bool complete)
@@ -151,8 +140,12 @@ int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *
     ad_read_limits select = *lim;
     if (select.select_floor_us > select.deadline_us)
         select.deadline_us = select.select_floor_us;
-    if (!kind_supported(kind))
-        return unsupported_kind(kind, err);
+    const char *canonical = ad_surface_kind_canonical(kind);
+    if (canonical && ad_surface_is_shell_kind(canonical))
+        return ad_surface_read_shell(ctx, canonical, lim, ret, err);
+    if (!canonical || !kind_supported(canonical))
+        return ad_surface_unsupported(ctx, kind, select.deadline_us, err);
+    kind = canonical;
     ret->kind = kind;
     if (strcmp(kind, "window") == 0 || (strcmp(kind, "focused") == 0 && window_id)) {
         if (ad_window_select(ctx, app, window_id, select.deadline_us, &ret->window, err) < 0 ||
@@ -242,7 +235,8 @@ static json_t *surfaces_in(ad_ctx *ctx, const ad_window_list *wins, int pid, int
     ad_popup_hosts hosts = {0};
     for (size_t i = 0; i < wins->count; i++) {
         const ad_window *w = &wins->items[i];
-        if (w->pid != pid)
+        /* Shell surfaces belong to the OS and never appear here (surfaces.md). */
+        if (w->pid != pid || (w->kind && strcmp(w->kind, "shell") == 0))
             continue;
         const char *type = window_is(w, "sheet") ? "sheet"
                          : window_is(w, "alert") ? "alert"

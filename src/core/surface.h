@@ -24,7 +24,8 @@ typedef struct {
 
 /* Selects and reads one surface. INVALID_ARGS for a kind this platform does not have (with
  * details.supported_surfaces and requested_surface); ELEMENT_NOT_FOUND surface_absent (with
- * details.complete) for a closed menu, sheet or alert. */
+ * details.complete) for a closed menu, sheet or alert. A shell kind (action-center, ...) is
+ * read by core/surface_shell.h: no --app, and WINDOW_NOT_FOUND while it is closed. */
 int ad_surface_read(ad_ctx *ctx, const char *kind, const char *app, const char *window_id,
                     const ad_read_limits *lim, ad_surface *ret, ad_error *err);
 void ad_surface_clear(ad_surface *s);
@@ -49,7 +50,8 @@ size_t ad_surface_item_count(const ad_node *menu);
 /* Surfaces a process presents now, as list-surfaces and action results report them: one
  * entry per window (type window, sheet or alert) and per open menu (with item_count). A
  * window whose read failed carries "unclassified": ["menu"]. New reference, or NULL when the
- * windows could not be listed (the caller then reports no surfaces rather than none open). */
+ * windows could not be listed (the caller then reports no surfaces rather than none open).
+ * Shell surfaces never count: they belong to the OS. */
 json_t *ad_surfaces_of_pid(ad_ctx *ctx, int pid, int64_t deadline_us);
 /* The same for list-surfaces, which must not call an unread list empty: the windows of apps
  * (NULL: every app) are listed, and when the pid's windows could not be read it fails with

@@ -12,6 +12,14 @@ static bool intersects(const ad_rect *a, const ad_rect *b)
            b->y < a->y + a->height;
 }
 
+/* Bounds in the space of the tree's screen: screen coordinates, or window-relative ones in a
+ * tree whose "screen" is the window itself. */
+static bool bounds_in_screen_space(const ad_node *n, const ad_tree *tree)
+{
+    return n->bounds_state == AD_FIELD_KNOWN ||
+           (n->bounds_state == AD_FIELD_WINDOW_RELATIVE && tree && tree->screen_is_window);
+}
+
 ad_visibility ad_visibility_of(const ad_node *n, const ad_tree *tree, const char **ret_reason)
 {
     const char *why = NULL;
@@ -23,7 +31,7 @@ ad_visibility ad_visibility_of(const ad_node *n, const ad_tree *tree, const char
         why = "hidden";
     } else if (has(n, AD_ST_OFFSCREEN)) {
         why = "offscreen";
-    } else if (n->bounds_state != AD_FIELD_KNOWN) {
+    } else if (!bounds_in_screen_space(n, tree)) {
         v = AD_VISIBILITY_UNKNOWN;
         why = AD_NO_LIVE_BOUNDS;
     } else if (n->bounds.width <= 0 || n->bounds.height <= 0) {
@@ -32,7 +40,7 @@ ad_visibility ad_visibility_of(const ad_node *n, const ad_tree *tree, const char
         v = AD_VISIBILITY_UNKNOWN;
         why = "the screen's bounds are unavailable";
     } else if (!intersects(&n->bounds, &tree->screen)) {
-        why = "outside the screen";
+        why = tree->screen_is_window ? "outside its window" : "outside the screen";
     } else {
         v = AD_VISIBLE;
     }

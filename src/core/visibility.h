@@ -4,7 +4,10 @@
  * Visible means all of: its states are read and say neither hidden nor offscreen; its bounds
  * are read (unreadable extents, such as GTK3's INT_MIN for a tree-view row scrolled out of
  * view, are "bounds unknown", never a rectangle) and have an area; and that area intersects
- * the screen the adapter reported with the read. Anything unproven is not visible. */
+ * the screen the adapter reported with the read. Anything unproven is not visible.
+ * Where the window's place on the screen is unknown (Wayland without a frame source), the
+ * bounds are window-relative and the tree's screen is the window (ad_tree.screen_is_window):
+ * visible then means inside its window, the most a read can prove there. */
 #ifndef AD_VISIBILITY_H
 #define AD_VISIBILITY_H
 

@@ -157,6 +157,15 @@ static const ad_arg_rule session_rules[] = {
 
 /* clipboard.md: "--stdin ... Cannot be combined with TEXT, --image, or --file-url" (the CLI
  * refuses TEXT itself); without it --file-url wins over --image, which wins over TEXT. */
+/* The identity guard (notifications.md): the row at INDEX must be named by one of them. */
+static const ad_arg_rule notification_identity_rules[] = {
+    {AD_RULE_AT_LEAST_ONE, "expected_app|expected_title",
+     .message = "Name the notification at INDEX with --expected-app or --expected-title",
+     .suggestion = "Copy the title from the same list-notifications result, as "
+                   "--expected-title TITLE"},
+    {0},
+};
+
 static const ad_arg_rule clipboard_set_rules[] = {
     {AD_RULE_AT_MOST_ONE, "stdin|image", .message = "--stdin cannot be combined with --image",
      .suggestion = "Pass the text with --stdin alone, or drop --stdin"},
@@ -249,7 +258,7 @@ const ad_command ad_commands[] = {
      .summary = "List the overlays an app presents now, such as sheets and menus."},
     {.name = "open-system-surface", .desktop_action = true, .group = G_OBS, .mutates = true,
      .lease = AD_LEASE_COMMAND,
-     .args = ad_args_open_system_surface,
+     .args = ad_args_open_system_surface, .handler = ad_cmd_open_system_surface,
      .summary = "Raise an OS shell surface and return the window it presents."},
 
     /* Interaction */
@@ -378,17 +387,20 @@ const ad_command ad_commands[] = {
 
     /* Notifications */
     {.name = "list-notifications", .group = G_NOTE, .args = ad_args_list_notifications,
+     .handler = ad_cmd_list_notifications,
      .summary = "List entries in the OS notification surface."},
     {.name = "dismiss-notification", .desktop_action = true, .destructive = true,
      .group = G_NOTE, .mutates = true, .lease = AD_LEASE_COMMAND,
-     .args = ad_args_dismiss_notification, .summary = "Dismiss one notification by index."},
+     .args = ad_args_dismiss_notification, .rules = notification_identity_rules,
+     .handler = ad_cmd_dismiss_notification, .summary = "Dismiss one notification by index."},
     {.name = "dismiss-all-notifications", .desktop_action = true,
      .group = G_NOTE, .mutates = true, .lease = AD_LEASE_COMMAND, .destructive = true,
-     .args = ad_args_dismiss_all_notifications,
+     .args = ad_args_dismiss_all_notifications, .handler = ad_cmd_dismiss_all_notifications,
      .summary = "Dismiss every notification, optionally for one app."},
     {.name = "notification-action", .desktop_action = true, .group = G_NOTE, .mutates = true,
      .lease = AD_LEASE_COMMAND,
-     .args = ad_args_notification_action,
+     .args = ad_args_notification_action, .rules = notification_identity_rules,
+     .handler = ad_cmd_notification_action,
      .summary = "Press an action button on a notification."},
 
     /* Clipboard */

@@ -15,6 +15,7 @@
 #include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/desktop_entry.h"
+#include "linux/gnome_shell.h"
 #include "linux/proc.h"
 
 
@@ -113,7 +114,9 @@ static void finish_app(ad_app *a, long child_count, ad_desktop_entries *desktop_
         free(a->bundle_id);
         a->bundle_id = clean;
     }
-    a->background = child_count == 0;
+    /* gnome-shell's one child is its stage, which is no app window (shell_surfaces.h): it
+     * has no taskbar entry, so it is a background app. */
+    a->background = child_count == 0 || ad_shell_is_shell_app(a);
     free(exe);
 }
 

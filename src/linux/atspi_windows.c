@@ -11,7 +11,11 @@
 #include "linux/atspi_read.h"
 #include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
+#include "linux/physical.h" /* ad_linux_wayland_session */
 #include "linux/proc.h"
+#include "linux/shell_frames.h"
+#include "linux/gnome_shell.h"
+#include "linux/shell_surfaces.h"
 #include "linux/x11_origin.h"
 
 #define STATE_ACTIVE 1u
@@ -267,6 +271,38 @@ static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
     }
 }
 
+/* The Wayland counterpart of apply_x11_facts: AT-SPI's window extents are 0,0 and the
+ * window's size there (gnome-shell's own are on the screen). A window matched in GNOME Shell's
+ * list (ad_shell_window_of: pid, title, size, one candidate) takes Mutter's frame rectangle,
+ * the compositor's focus and its minimized state; any other keeps unknown bounds, never the
+ * window-relative ones. The shell's list is read once per list (*shell, *read_state as
+ * there: 0 not yet, 1 read, -1 unavailable). */
+static void apply_shell_facts(ad_window_list *l, size_t from, int64_t deadline_us,
+                              ad_shell_windows *shell, int *read_state)
+{
+    for (size_t i = from; i < l->count; i++) {
+        ad_window *w = &l->items[i];
+        if (*read_state == 0)
+            *read_state = ad_shell_frames_read(deadline_us, shell) == AD_SHELL_FRAMES_OK ? 1
+                                                                                       : -1;
+        if (*read_state > 0 && w->pid > 0 && w->pid == shell->shell_pid)
+            continue;
+        ad_rect origin;
+        const ad_shell_window *s =
+            *read_state > 0 && w->bounds_known
+                ? ad_shell_window_of(shell, w->pid, w->title, w->bounds.width,
+                                     w->bounds.height, &origin)
+                : NULL;
+        w->bounds_known = s != NULL;
+        if (!s)
+            continue;
+        w->bounds = s->frame;
+        w->is_focused = s->focused;
+        w->minimized = s->minimized;
+        w->visible = !s->minimized;
+    }
+}
+
 /* Chromium (156) keeps two nameless frames for the address bar's suggestion popup that claim
  * VISIBLE and SHOWING while their X windows are unmapped. A window without a title can only
  * be checked by its place: it counts as shown when the X server shows a viewable window of
@@ -326,6 +362,9 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     size_t cap = 0;
     ad_x11_clients clients = {0};
     int clients_read = 0; /* 0 not yet, 1 read, -1 no X */
+    ad_shell_windows shell = {0};
+    int shell_read = 0; /* the same for GNOME Shell's list on Wayland */
+    bool wayland = ad_linux_wayland_session();
     for (size_t i = 0; i < apps->count; i++) {
         /* The child count, or a child it promised, did not come back: unknown windows. */
         if (!ctxs[i].answered || ctxs[i].children_answered < ctxs[i].children_asked) {
@@ -356,13 +395,22 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
                 ret->unanswered++; /* not answered in time: unknown, never absent */
         }
         free_probes(ctxs[i].wins);
-        apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
+        if (wayland)
+            apply_shell_facts(ret, first_of_app, deadline_us, &shell, &shell_read);
+        else
+            apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
         /* After: a window that took its title from a managed X client is shown. */
         drop_unshown_nameless(ret, first_of_app);
+        /* gnome-shell's stage is no app window; its open surfaces are (shell_surfaces.h). */
+        if (ad_shell_is_shell_app(ctxs[i].app)) {
+            ad_shell_surface_windows(bus, ctxs[i].app, deadline_us, ret, first_of_app);
+            cap = ret->count; /* the list was reallocated to its count */
+        }
         free(ctxs[i].toolkit);
         free(ctxs[i].toolkit_version);
     }
     ad_x11_clients_free(&clients);
+    ad_shell_windows_free(&shell);
     free(ctxs);
     ad_app_list_clear(&all);
     return 0;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/ctx.h"
+#include "core/deadline.h"
 #include "linux/app_close.h"
 #include "linux/overlay_client.h"
 #include "linux/atspi_act.h"
@@ -20,9 +21,13 @@
 #include "linux/physical.h"
 #include "linux/window_ops.h"
 #include "linux/proc.h"
+#include "linux/shell_surfaces.h"
 #include "linux/walker.h"
 #include "linux/x11_clipboard.h"
+#include "linux/gnome_notifications.h"
 #include "linux/x11_capture.h"
+#include "linux/gnome_capture.h"
+#include "linux/wayland_displays.h"
 #include "linux/x11_input.h"
 #include "linux/x11_origin.h"
 
@@ -150,7 +155,7 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     ad_window_frame frame;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        ad_gtk4_place_tree(ret->root, &frame,
+        ad_gtk4_place_tree(ret, &frame,
                            ad_atspi_bus_pid(la->bus, bus, lim->deadline_us));
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {
@@ -325,6 +330,8 @@ static int cdp_version(ad_adapter *a, int port, int64_t deadline_us, json_t **re
 static int list_displays(ad_adapter *a, ad_display_list *ret, ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session()) /* X (Xwayland) sees only its own clients there */
+        return ad_wayland_displays(ad_deadline_after_ms(5000), ret, err);
     return ad_x11_displays(ret, err);
 }
 
@@ -332,7 +339,30 @@ static int capture(ad_adapter *a, const ad_window *window, const ad_rect *rect, 
                    ad_error *err)
 {
     (void)a;
+    if (ad_linux_wayland_session())
+        return ad_gnome_capture(window, rect, ret, err);
     return ad_x11_capture(window, rect, ret, err);
+}
+
+static size_t shell_surface_kinds(ad_adapter *a, int64_t deadline_us, const char **ret,
+                                  size_t cap)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    ad_error ignored = AD_ERROR_INIT;
+    size_t n = connect_bus(la, deadline_us, &ignored) == 0
+                   ? ad_shell_surface_kinds(la->bus, deadline_us, ret, cap)
+                   : 0;
+    ad_error_clear(&ignored);
+    return n;
+}
+
+static int shell_surface(ad_adapter *a, const char *kind, int64_t deadline_us,
+                         ad_shell_surface *ret, ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, deadline_us, err) < 0)
+        return -1;
+    return ad_shell_surface_find(la->bus, kind, deadline_us, ret, err);
 }
 
 static void destroy(ad_adapter *a)
@@ -346,6 +376,15 @@ static void destroy(ad_adapter *a)
     ad_bus_close(la->bus);
     ad_error_clear(&la->open_error);
     free(la);
+}
+
+static int read_notifications(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
+                              ad_error *err)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    if (connect_bus(la, deadline_us, err) < 0)
+        return -1;
+    return ad_gnome_read_notifications(la->bus, deadline_us, ret, err);
 }
 
 static const ad_adapter_ops linux_ops = {
@@ -381,6 +420,9 @@ static const ad_adapter_ops linux_ops = {
     .list_displays = list_displays,
     .capture = capture,
     .overlay = ad_linux_overlay,
+    .read_notifications = read_notifications,
+    .shell_surface_kinds = shell_surface_kinds,
+    .shell_surface = shell_surface,
     .destroy = destroy,
 };
 

@@ -47,25 +47,50 @@ static void step(ad_act_result *r, const char *label, const char *outcome)
     s->outcome = outcome;
 }
 
+/* True for an open GNOME Shell surface (ad_window kind "shell": linux/shell_surfaces.h). It
+ * has no X window: gnome-shell draws it above every client and grabs the pointer and the
+ * keyboard while it is open, so it is never focused, and a point shows it when the point lies
+ * inside the surface's bounds. */
+static bool shell_surface(const ad_window *w)
+{
+    return w->kind && strcmp(w->kind, "shell") == 0;
+}
+
+static bool inside(const ad_window *w, int px, int py)
+{
+    return w->bounds_known && px >= w->bounds.x && px < w->bounds.x + w->bounds.width &&
+           py >= w->bounds.y && py < w->bounds.y + w->bounds.height;
+}
+
 /* The X client window behind an AT-SPI window id, by the mapping the window commands use
  * (ad_linux_x_client_of: pid, title and bounds), so two same-titled windows of one process,
  * or a window whose title changed, are told apart by their place. The caller's window
- * (known, NULL: none) is used when it is that one; otherwise it is looked up on the bus. */
+ * (known, NULL: none) is used when it is that one; otherwise it is looked up on the bus.
+ * A shell surface returns 1 with *ret 0 and its row in *ret_shell when ret_shell is
+ * non-NULL (the caller's: ad_window_clear); without ret_shell it has no X window (-1). */
 static int x_window_of(sd_bus *bus, const ad_window *known, const char *window_id,
-                       int64_t deadline_us, uint32_t *ret, int *ret_pid, ad_error *err)
+                       int64_t deadline_us, uint32_t *ret, int *ret_pid, ad_window *ret_shell,
+                       ad_error *err)
 {
-    if (known && known->id && strcmp(known->id, window_id) == 0) {
+    ad_window w = {0};
+    if (!(known && known->id && strcmp(known->id, window_id) == 0)) {
+        if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
+            return -1;
+        known = &w;
+    }
+    int rc = 0;
+    if (ret_shell && shell_surface(known)) {
+        *ret = 0;
+        *ret_pid = known->pid;
+        rc = known == &w ? (*ret_shell = w, memset(&w, 0, sizeof(w)), 1)
+                         : (ad_window_copy(ret_shell, known) == 0 ? 1 : -1);
+    } else {
         *ret = ad_linux_x_client_of(known, err);
         *ret_pid = known->pid;
-        return *ret ? 0 : -1;
+        rc = *ret ? 0 : -1;
     }
-    ad_window w = {0};
-    if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
-        return -1;
-    *ret = ad_linux_x_client_of(&w, err);
-    *ret_pid = w.pid;
     ad_window_clear(&w);
-    return *ret ? 0 : -1;
+    return rc;
 }
 
 static int modifier_mask(const json_t *mods, unsigned *ret, ad_error *err)
@@ -119,7 +144,8 @@ static int require_active(sd_bus *bus, ad_x11 *x, const ad_phys_req *req, int64_
 {
     uint32_t want = 0, active = 0;
     int pid = 0, active_pid = 0;
-    if (x_window_of(bus, req->window, req->require_active_window_id, deadline_us, &want, &pid, err) < 0 ||
+    if (x_window_of(bus, req->window, req->require_active_window_id, deadline_us, &want, &pid,
+                    NULL, err) < 0 ||
         ad_x11_active_window(x, &active, &active_pid, err) < 0)
         return -1;
     return active != want ? ad_linux_frame_not_active(err) : 0;
@@ -144,6 +170,8 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
     ad_x11 *x = *held; /* a connection still holding remapped keys goes on with them */
     unsigned mods = 0;
     int rc = -1;
+    ad_window shell = {0}; /* the target is a shell surface (shell_surface) */
+    int is_shell = 0;
     *held = NULL;
     if ((!x && ad_x11_open(&x, err) < 0) || modifier_mask(req->modifiers, &mods, err) < 0)
         goto done;
@@ -159,17 +187,26 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
     if (req->require_active_window_id && require_active(bus, x, req, deadline_us, err) < 0)
         goto done;
     if (req->focus_window_id) {
-        if (x_window_of(bus, req->window, req->focus_window_id, deadline_us, &win, &pid, err) < 0 ||
-            ad_x11_focus_window(x, win, deadline_us, err) < 0)
+        is_shell = x_window_of(bus, req->window, req->focus_window_id, deadline_us, &win, &pid,
+                               &shell, err);
+        if (is_shell < 0 || (!is_shell && ad_x11_focus_window(x, win, deadline_us, err) < 0))
             goto done;
-        step(ret, "EWMH._NET_ACTIVE_WINDOW", "succeeded");
+        if (!is_shell)
+            step(ret, "EWMH._NET_ACTIVE_WINDOW", "succeeded");
     }
     if (req->verify_window_id) {
-        if (!win &&
-            x_window_of(bus, req->window, req->verify_window_id, deadline_us, &win, &pid, err) < 0)
+        if (!win && !is_shell)
+            is_shell = x_window_of(bus, req->window, req->verify_window_id, deadline_us, &win,
+                                   &pid, &shell, err);
+        if (is_shell < 0 || (!is_shell && hit_test(x, req, win, pid, err) < 0))
             goto done;
-        if (hit_test(x, req, win, pid, err) < 0)
+        if (is_shell && !inside(&shell, req->x, req->y)) {
+            ad_error_set(err, AD_ACTION_FAILED, "The target point (%d,%d) is outside the open "
+                                                "shell surface", req->x, req->y);
+            ad_error_suggest(err, "Take a fresh snapshot of the surface and act again");
+            ad_error_detail(err, "cause", json_string("point_not_in_window"));
             goto done;
+        }
     }
     /* From here on events are sent. */
     int r = 0;
@@ -222,6 +259,7 @@ int ad_linux_physical(sd_bus *bus, ad_x11 **held, const ad_phys_req *req,
     ret->delivery = AD_DELIVERED_UNVERIFIED;
     rc = 0;
 done:
+    ad_window_clear(&shell);
     if (rc == 0 && ad_x11_spares_held(x))
         *held = x; /* put back by ad_linux_physical_settle once the text was read */
     else
@@ -243,9 +281,17 @@ int ad_linux_hit_test(sd_bus *bus, const char *window_id, int px, int py, bool p
     uint32_t want = 0, at = 0;
     int pid = 0, at_pid = 0, rc = -1;
     bool at_popup = false;
-    if (ad_x11_open(&x, err) < 0 ||
-        x_window_of(bus, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid, err) < 0 ||
-        ad_x11_window_at(x, px, py, &at, &at_pid, &at_popup, err) < 0)
+    ad_window shell = {0};
+    int is_shell = x_window_of(bus, NULL, window_id, ad_now_us_local() + 2000000, &want, &pid,
+                               &shell, err);
+    if (is_shell < 0)
+        goto done;
+    if (is_shell) {
+        rc = inside(&shell, px, py);
+        ad_window_clear(&shell);
+        goto done;
+    }
+    if (ad_x11_open(&x, err) < 0 || ad_x11_window_at(x, px, py, &at, &at_pid, &at_popup, err) < 0)
         goto done;
     rc = shows_target(at, at_pid, at_popup, want, pid, popup_ok);
     if (!rc && ret_occluder)

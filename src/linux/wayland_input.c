@@ -58,16 +58,9 @@ static int not_active(ad_error *err, bool focus_asked)
 static int check_windows(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
                          ad_error *err)
 {
-    if (req->verify_window_id) {
-        ad_error_set(err, AD_ACTION_NOT_SUPPORTED,
-                     "Pointer input at an element needs its point on screen, which Wayland "
-                     "does not give (element extents are window-relative and nothing can "
-                     "hit-test the point)");
-        ad_error_suggest(err, "Use the semantic action (without --headed), or mouse-click at "
-                              "a screen point you know");
-        ad_error_detail(err, "cause", json_string("wayland_session"));
-        return -1;
-    }
+    /* verify_window_id: nothing on Wayland tells which window shows a screen point, so the
+     * point is sent unverified. It is a screen point: the shared resolution refuses
+     * window-relative bounds before the op (core/action.c, AD_FIELD_WINDOW_RELATIVE). */
     const char *id = req->require_active_window_id ? req->require_active_window_id
                                                    : req->focus_window_id;
     if (!id)

@@ -22,11 +22,13 @@
 int ad_wayland_input_ensure(int64_t deadline_us, ad_error *err);
 
 /* ad_linux_physical on Wayland (physical.h): builds the paced plan (wayland_plan.h), checks
- * the windows the request names and sends the plan through the helper. An element point in
- * an app window (verify_window_id) is refused: Wayland extents are window-relative and no
- * hit test exists, so such a point is not proven on screen. Raw screen points
- * (verify_window_id NULL) are sent. ret: one physical_synthetic step, the point, the events,
- * delivery delivered_unverified (nothing on Wayland reads back where the input landed). */
+ * the windows the request names and sends the plan through the helper. Every point is a
+ * screen point (element points come only from bounds the shared resolution proved on screen;
+ * window-relative ones are refused before the op). A window to focus must already be active
+ * (ACTION_NOT_SUPPORTED, cause wayland_session, otherwise: Wayland has no window control); a
+ * window that must be active and is not is frame_not_active. No hit test exists, so
+ * verify_window_id cannot be checked. ret: one physical_synthetic step, the point, the
+ * events, delivery delivered_unverified (nothing reads back where the input landed). */
 int ad_wayland_physical(sd_bus *bus, const ad_phys_req *req, int64_t deadline_us,
                         ad_act_result *ret, ad_error *err);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linux/physical.h" /* ad_linux_require_x11 */
 #include "linux/x11_private.h"
 
 /* True when w lists the atom `want` in its WM_PROTOCOLS. */
@@ -49,6 +50,12 @@ int ad_x11_close_pid_windows(int pid, int *ret_count, ad_error *err)
     ad_x11 *x = NULL;
     uint32_t *wins = NULL;
     int n = 0;
+    /* Wayland has no protocol for asking another client's window to close (the spec: graceful
+     * close needs an X11 client); the refusal names the way that works there. */
+    if (ad_linux_require_x11("A graceful close-app", err) < 0) {
+        ad_error_suggest(err, "Run close-app --force, which terminates the process");
+        return -1;
+    }
     if (ad_x11_open(&x, err) < 0)
         return -1;
     if (ad_x11_pid_windows(x, pid, &wins, &n, err) < 0) {

@@ -134,3 +134,30 @@ void ad_image_clear(ad_image *img)
     free(img->rgb);
     memset(img, 0, sizeof(*img));
 }
+
+void ad_notification_clear(ad_notification *n)
+{
+    free(n->app_name);
+    free(n->title);
+    free(n->body);
+    for (size_t i = 0; i < n->n_actions; i++)
+        free(n->actions[i]);
+    free(n->actions);
+    free(n->action_at);
+    memset(n, 0, sizeof(*n));
+}
+
+void ad_notification_surface_clear(ad_notification_surface *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        ad_notification_clear(&s->items[i]);
+    free(s->items);
+    ad_notification_clear(&s->banner);
+    memset(s, 0, sizeof(*s));
+}
+
+void ad_shell_surface_clear(ad_shell_surface *s)
+{
+    ad_window_clear(&s->window);
+    memset(s, 0, sizeof(*s));
+}

@@ -55,7 +55,8 @@ typedef struct {
     ad_rect bounds;
     bool is_focused, minimized, visible, accessible;
     /* static: "window", "dialog", "alert" or "menu" (a top level that only carries a popup
-     * menu, such as a GTK3 context menu); NULL counts as "window" */
+     * menu, such as a GTK3 context menu) or "shell" (an open OS shell surface, which no
+     * application owns: ad_shell_surface); NULL counts as "window" */
     const char *kind;
     bool modal;       /* a modal dialog: a sheet */
 } ad_window;
@@ -99,6 +100,10 @@ typedef struct {
      * needs an element to intersect it (core/visibility.h). */
     ad_field_state screen_state;
     ad_rect screen;
+    /* The window's place on the screen is unknown: every bound is AD_FIELD_WINDOW_RELATIVE
+     * and `screen` is the window's own rectangle in that space, so "visible" means inside
+     * its window (core/visibility.h). */
+    bool screen_is_window;
 } ad_tree;
 
 typedef struct {
@@ -146,6 +151,15 @@ typedef struct {
     int width, height;
     unsigned char *rgb; /* owned; free with ad_image_clear */
 } ad_image;
+
+/* An OS shell surface (surfaces.md: action-center, system-tray, ...): open, with the window
+ * it presents, or closed, with the point where a click opens it. */
+typedef struct {
+    bool open;
+    ad_window window;     /* open: the surface as a list-windows row; owned */
+    bool opener_known;    /* closed: a pointer click at (opener_x, opener_y) opens it */
+    int opener_x, opener_y;
+} ad_shell_surface;
 
 typedef struct ad_adapter ad_adapter;
 
@@ -262,6 +276,30 @@ typedef struct {
     size_t n_file_urls;
 } ad_clip_content;
 
+/* One notification on the OS notification surface (commands/notifications.md), as the
+ * shell's accessibility tree shows it. Strings owned (ad_notification_surface_clear). */
+typedef struct {
+    char *app_name;      /* NULL: the surface does not show which app sent it */
+    char *title;         /* NULL when it has none */
+    char *body;          /* NULL when empty */
+    char **actions;      /* the action buttons' labels, as shown now */
+    ad_rect *action_at;  /* where each is on the screen, n_actions entries */
+    size_t n_actions;
+    bool on_screen;      /* showing now, at `bounds` (screen coordinates) */
+    ad_rect bounds;
+    bool close_known;    /* its close button is showing, at `close` */
+    ad_rect close;
+} ad_notification;
+
+typedef struct {
+    ad_notification *items; /* the list, in the surface's order (index 1 is items[0]) */
+    size_t count;
+    bool has_banner;        /* a banner (a pop-up copy of one of the items) is showing */
+    ad_notification banner;
+    bool toggle_known;      /* the control that opens the list is showing, at `toggle` */
+    ad_rect toggle;
+} ad_notification_surface;
+
 typedef struct {
     const char *platform; /* "linux" */
     /* Connects lazily; never fails for an unreachable service (reports it instead). Ends by
@@ -376,6 +414,21 @@ typedef struct {
      * -1 with err when it did not answer or refused. NULL: no overlay on this platform. */
     int (*overlay)(ad_adapter *a, json_t *req, bool start_service, int64_t deadline_us,
                    json_t **ret_reply, ad_error *err);
+    /* Reads the notification surface (commands/notifications.md), headless and read-only.
+     * PLATFORM_NOT_SUPPORTED, details daemon and detail, when no supported service owns the
+     * platform's notifications. ret is the caller's (ad_notification_surface_clear). NULL:
+     * no notifications on this platform. */
+    int (*read_notifications)(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
+                              ad_error *err);
+    /* ---- OS shell surfaces (surfaces.md). NULL: this platform offers none. ---- */
+    /* The shell kinds this session can resolve now, static strings into ret[0..cap); returns
+     * how many (0 also when the shell could not be read: nothing unproved is offered). */
+    size_t (*shell_surface_kinds)(ad_adapter *a, int64_t deadline_us, const char **ret,
+                                  size_t cap);
+    /* One shell surface, open or closed: 0 with *ret (ad_shell_surface_clear), -1 with err
+     * (WINDOW_NOT_FOUND: the session has no such surface; TIMEOUT: unknown). Sends nothing. */
+    int (*shell_surface)(ad_adapter *a, const char *kind, int64_t deadline_us,
+                         ad_shell_surface *ret, ad_error *err);
     void (*destroy)(ad_adapter *a);
 } ad_adapter_ops;
 
@@ -393,6 +446,9 @@ void ad_tree_clear(ad_tree *t);
 void ad_clip_content_clear(ad_clip_content *c);
 void ad_display_list_clear(ad_display_list *l);
 void ad_image_clear(ad_image *img);
+void ad_notification_clear(ad_notification *n);
+void ad_notification_surface_clear(ad_notification_surface *s);
+void ad_shell_surface_clear(ad_shell_surface *s);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

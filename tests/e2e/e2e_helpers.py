@@ -2,11 +2,14 @@
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 import atspi_observer as obs
 import refmap_format
@@ -184,6 +187,31 @@ def load_refmap(state_home, snapshot_id):
 
 def rect(bounds):
     return (bounds["x"], bounds["y"], bounds["width"], bounds["height"])
+
+
+def traced_lines(cli, syscalls, *args):
+    """Runs one command under strace -f for the given syscalls ("sendmsg,writev"); returns
+    (envelope, the lines of the trace). Skips when strace or ptrace is not available. The
+    envelope contract is checked; the caller reads ok."""
+    if not shutil.which("strace"):
+        pytest.skip("strace is not installed")
+    fd, log = tempfile.mkstemp(prefix="ad-e2e-strace-")
+    os.close(fd)
+    env = cli.environment()
+    # LeakSanitizer cannot run under ptrace; the same commands run untraced in other tests.
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
+    try:
+        p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=" + syscalls, "-s", "4096",
+                            "-o", log, cli.binary, *args], capture_output=True, text=True,
+                           env=env, timeout=60, stdin=subprocess.DEVNULL)
+        if "ptrace" in p.stderr and "Operation not permitted" in p.stderr:
+            pytest.skip("ptrace is not permitted here")
+        envelope = check_envelope(p.stdout, p.stderr, p.returncode, args)
+        with open(log, errors="replace") as f:
+            lines = f.readlines()
+    finally:
+        os.unlink(log)
+    return envelope, lines
 
 
 # ---- processes ---------------------------------------------------------------------------

@@ -6,41 +6,18 @@ app alike) is counted, with the ones that ask for AccessibleId. What the app hol
 with pyatspi. A snapshot still shows every id the app sets (snapshots-and-refs.md: a node
 carries native_id when it exists), a GTK 4.8 app is never asked (its AccessibleId is a
 constant ""), and an action asks only the nodes that may carry its ref's identity."""
-import os
-import shutil
-import subprocess
-import tempfile
-
-import pytest
-
 import atspi_observer as obs
 from action_helpers import FIXTURE, expect_count, need_state
-from e2e_helpers import check_envelope, find_node, native_id, nodes
+from e2e_helpers import find_node, native_id, nodes, traced_lines
 
 CALC = ("--app", "gnome-calculator")
 
 
 def traced(cli, *args):
     """Runs one command under strace; returns (data, messages sent, AccessibleId asks)."""
-    if not shutil.which("strace"):
-        pytest.skip("strace is not installed")
-    fd, log = tempfile.mkstemp(prefix="ad-e2e-strace-")
-    os.close(fd)
-    env = cli.environment()
-    # LeakSanitizer cannot run under ptrace; the same commands run untraced in other tests.
-    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
-    try:
-        p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=sendmsg,writev", "-s", "4096",
-                            "-o", log, cli.binary, *args], capture_output=True, text=True,
-                           env=env, timeout=60, stdin=subprocess.DEVNULL)
-        if "ptrace" in p.stderr and "Operation not permitted" in p.stderr:
-            pytest.skip("ptrace is not permitted here")
-        envelope = check_envelope(p.stdout, p.stderr, p.returncode, args)
-        assert envelope["ok"], envelope["error"]
-        with open(log, errors="replace") as f:
-            lines = [line for line in f if "sendmsg(" in line or "writev(" in line]
-    finally:
-        os.unlink(log)
+    envelope, lines = traced_lines(cli, "sendmsg,writev", *args)
+    assert envelope["ok"], envelope["error"]
+    lines = [line for line in lines if "sendmsg(" in line or "writev(" in line]
     return envelope["data"], len(lines), sum("AccessibleId" in line for line in lines)
 
 

@@ -399,6 +399,14 @@ static void default_ref_bounds(ad_node *n)
         default_ref_bounds(n->children[i]);
 }
 
+static void window_relative(ad_node *n)
+{
+    if (n->bounds_state == AD_FIELD_KNOWN)
+        n->bounds_state = AD_FIELD_WINDOW_RELATIVE;
+    for (size_t i = 0; i < n->n_children; i++)
+        window_relative(n->children[i]);
+}
+
 static int read_window(ad_adapter *a, const char *window_id, const ad_read_limits *lim,
                        ad_tree *ret, ad_error *err)
 {
@@ -419,6 +427,10 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     read_native_ids(f, ret->root, lim);
     ret->screen = f->screen;
     ret->screen_state = f->screen_known ? AD_FIELD_KNOWN : AD_FIELD_UNKNOWN;
+    if (f->window_space) {
+        window_relative(ret->root);
+        ret->screen_is_window = true;
+    }
     ret->nodes_observed = ad_node_count(ret->root);
     ret->complete = w->complete;
     ret->cut_reason = w->complete ? NULL : w->cut_reason;
@@ -436,6 +448,7 @@ static void destroy(ad_adapter *a)
     }
     ad_clip_content_clear(&f->clip);
     json_decref(f->overlay_requests);
+    ad_notification_surface_clear(&f->notes);
     free(f);
 }
 
@@ -689,6 +702,7 @@ static const ad_adapter_ops fake_ops = {
     .list_displays = list_displays,
     .capture = capture,
     .overlay = overlay,
+    .read_notifications = fake_read_notifications,
     .destroy = destroy,
 };
 

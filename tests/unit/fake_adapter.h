@@ -85,6 +85,9 @@ typedef struct fake_adapter {
     size_t n_skipped;
     ad_rect screen;         /* the screen every read reports (0,0 1280x1024) */
     bool screen_known;      /* false: reads report the screen unknown */
+    /* Reads report every known bound AD_FIELD_WINDOW_RELATIVE and `screen` as the window
+     * itself (a Wayland session where the window's place is unknown: linux/gtk4_place.h). */
+    bool window_space;
     size_t unanswered;      /* list_windows unanswered count */
     size_t unresponsive;    /* list_windows: of those, silent past their budget */
     /* Call counters, for "was not read" assertions. */
@@ -135,6 +138,18 @@ typedef struct fake_adapter {
      * overlay_down: no service runs (a request that may not start one returns 1). */
     json_t *overlay_requests;
     bool overlay_fails, overlay_unmapped, overlay_down;
+    /* Notifications (fake_notifications.c): read_notifications answers a deep copy of
+     * notes, counted, after notes_on_read (when set) ran with the read's number (1 for the
+     * first); notes_absent fails as a session without a notification service does. */
+    ad_notification_surface notes;
+    bool notes_absent;
+    int n_read_notifications;
+    void (*notes_on_read)(struct fake_adapter *f, int n);
+    /* Physical input, after fake_enable_physical: each request counted and kept (the first
+     * FAKE_MAX), then phys_effect (when set) runs on the fake's state. */
+    int n_physical;
+    ad_phys_req phys[FAKE_MAX];
+    void (*phys_effect)(struct fake_adapter *f, const ad_phys_req *req);
 } fake_adapter;
 
 fake_adapter *fake_new(void);
@@ -150,6 +165,19 @@ fake_app *fake_add_app(fake_adapter *f, const char *name, int pid);
 fake_window *fake_add_window(fake_adapter *f, const char *app_name, const char *title,
                              ad_node *root);
 fake_window *fake_window_get(fake_adapter *f, const char *id);
+/* Gives the adapter a physical op (fake_ops has none: most tests prove its absence). */
+void fake_enable_physical(fake_adapter *f);
+/* Appends a notification to f->notes (copies of the strings; body, actions NULL: none).
+ * Returns it, for bounds and buttons. */
+ad_notification *fake_add_notification(fake_adapter *f, const char *title, const char *body);
+/* Removes f->notes.items[i] (later rows shift up). */
+void fake_remove_notification(fake_adapter *f, size_t i);
+/* Adds an action button to n (name copied) at `at`; at.width 0: not showing. */
+void fake_notification_action(ad_notification *n, const char *name, ad_rect at);
+/* The adapter ops of fake_notifications.c. */
+int fake_read_notifications(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
+                            ad_error *err);
+
 /* Marks the app with this pid exited (process_alive answers false). */
 void fake_kill(fake_adapter *f, int pid);
 

@@ -542,6 +542,32 @@ static void test_outside_the_screen_is_not_visible_until_scrolled_to(void **stat
     expect_visible(f, "Save", false, false);
 }
 
+/* Wayland without the window's place on the screen: the bounds are window-relative. A
+ * semantic click passes visible and stable on them (inside its window, the same twice) and
+ * delivers; an element outside its window is not visible; no bound is ever printed; a headed
+ * click refuses its pointer route before any event and takes the semantic one. Before
+ * AD_FIELD_WINDOW_RELATIVE these bounds were unknown and every ref action timed out. */
+static void test_window_relative_bounds_allow_semantic_actions_only(void **state)
+{
+    fx *f = *state;
+    f->fake->window_space = true;
+    expect_visible(f, "Save", true, true);
+    json_t *env = act(f, "click", "Save", 0);
+    assert_int_equal(f->fake->n_act, 1);
+    assert_string_equal(tu_str(env, "data.steps.0.mechanism"), "semantic_api");
+    json_decref(env);
+    env = act(f, "click", "Below", 1);
+    assert_string_equal(tu_str(env, "error.details.last_report.reason"), "outside its window");
+    assert_int_equal(f->fake->n_act, 1);
+    json_decref(env);
+    env = run_g(f, "snapshot", tu_args("snapshot", "{s:b}", "include_bounds", 1), NULL, 0);
+    char *text = json_dumps(env, JSON_COMPACT);
+    assert_non_null(strstr(text, "\"Save\""));
+    assert_null(strstr(text, "\"bounds\""));
+    free(text);
+    json_decref(env);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -549,6 +575,7 @@ int main(void)
         T(test_unreadable_bounds_are_never_visible),
         T(test_outside_the_screen_is_not_visible_until_scrolled_to),
         T(test_click_delivers_once),
+        T(test_window_relative_bounds_allow_semantic_actions_only),
         T(test_twin_is_refused_before_any_input),
         T(test_stale_ref_sends_nothing),
         T(test_disabled_target_times_out_with_checks),

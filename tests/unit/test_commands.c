@@ -520,7 +520,10 @@ static void test_window_id(void **state)
 static void test_unimplemented_command_fails_closed(void **state)
 {
     fx *f = *state;
-    json_t *env = run(f, "list-notifications", tu_args("list-notifications", "{}"), 1);
+    /* The last command without a handler (the notification commands were the example
+     * before they were built). */
+    json_t *env = run(f, "open-system-surface", tu_args("open-system-surface", "{s:s}",
+                                                        "surface", "action-center"), 1);
     assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
     assert_string_equal(tu_str(env, "error.disposition.retry"), "safe");
     assert_string_equal(tu_str(env, "error.details.kind"), "not_in_this_build");

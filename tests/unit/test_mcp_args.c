@@ -85,8 +85,9 @@ static void test_lists_bools_and_nulls(void **state)
     json_decref(args);
     ad_argv_clear(&argv);
     /* An integer positional, and a text positional that looks like a flag, after "--". */
-    args = round_trip("notification-action", "{\"index\":3,\"action\":\"-v\"}", &argv);
-    assert_json_equal(args, "{\"index\":3,\"action\":\"-v\"}");
+    args = round_trip("notification-action",
+                      "{\"index\":3,\"action\":\"-v\",\"expected_title\":\"T\"}", &argv);
+    assert_json_equal(args, "{\"index\":3,\"action\":\"-v\",\"expected_title\":\"T\"}");
     json_decref(args);
     ad_argv_clear(&argv);
 }

@@ -1,0 +1,16 @@
+/* session_bus.h: a fresh connection to the user's session bus for one GNOME call (its own
+ * connection, so a name it owns goes when it closes), with the failure as an ad_error. */
+#ifndef AD_SESSION_BUS_H
+#define AD_SESSION_BUS_H
+
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+
+#include "core/error.h"
+
+/* Opens it, ready (bus_call.h, ad_bus_open), by deadline_us: 0 with *ret_bus (the caller's,
+ * closed with ad_bus_close), or -1 with err: TIMEOUT when the bus stayed silent,
+ * PLATFORM_NOT_SUPPORTED when there is none. */
+int ad_session_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err);
+
+#endif

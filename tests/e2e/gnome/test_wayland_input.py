@@ -186,3 +186,32 @@ def test_mouse_click_at_screen_point_opens_overview(shell_pid, run, overview_clo
     # Closed again over D-Bus: a click during the Overview's opening animation may be
     # ignored by the shell, which would make a second click's effect timing-dependent.
     set_overview(False)
+
+
+def _unsafe_mode():
+    out = subprocess.run(["gdbus", "call", "--session", "-d", "org.gnome.Shell", "-o",
+                          "/org/gnome/Shell", "-m", "org.gnome.Shell.Eval",
+                          "global.context.unsafe_mode"], capture_output=True, text=True,
+                         timeout=10).stdout
+    return out.startswith("(true")
+
+
+def test_headed_click_at_ref_with_proved_bounds(fixture_app, run, overview_closed):
+    # With GNOME Shell in unsafe mode (AD_GNOME_UNSAFE_MODE=1) element bounds are proved
+    # screen coordinates, so a --headed click at a ref goes through the RemoteDesktop
+    # pointer, not the semantic fallback; the count is read back by pyatspi.
+    if not _unsafe_mode():
+        pytest.skip("element bounds are window-relative without unsafe mode")
+    focused_fixture_entry(fixture_app, run)  # the fixture window active
+    window = obs.wait_for_window(fixture_app.pid)
+    count = obs.by_id(window, "count_value")
+    before = int(obs.text_of(count) or 0)
+    code, env = run("find", "--app", "ad-fixture", "--native-id", "inc_button", "--exact",
+                    "--first")
+    ref = env["data"]["match"]["ref_id"]
+    code, env = run("click", "--headed", ref)
+    assert env["ok"], env
+    assert env["data"]["steps"][0]["mechanism"] == "physical_synthetic", env
+    assert env["data"]["steps"][0]["outcome"] == "succeeded", env
+    obs.wait_until(lambda: int(obs.text_of(count) or 0) == before + 1, timeout=10,
+                   what="the count after the physical click")

@@ -175,69 +175,80 @@ static size_t try_present(job *jb, const ad_present_opts *o, const node_set *cut
 
 typedef struct {
     const ad_node *node;
-    size_t bytes, saving, order;
+    size_t saving, order;
 } candidate;
 
-static int cmp_candidate(const void *a, const void *b)
+static bool related(const ad_node *a, const ad_node *b)
 {
-    const candidate *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes > y->bytes ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
+    for (const ad_node *p = a; p; p = p->parent)
+        if (p == b)
+            return true;
+    for (const ad_node *p = b; p; p = p->parent)
+        if (p == a)
+            return true;
+    return false;
 }
 
-/* The innermost containers shown (children, none of which shows children). */
-static bool innermost(const json_t *o)
-{
-    const json_t *kids = json_object_get(o, "children");
-    if (json_array_size(kids) == 0)
-        return false;
-    size_t i;
-    const json_t *k;
-    json_array_foreach(kids, i, k)
-        if (json_object_get(k, "children"))
-            return false;
-    return true;
-}
-
-/* Adds the next cuts: innermost containers, largest first, until their estimated saving
- * covers `over` bytes. The root only when nothing else is left. Returns how many. */
+/* Adds the next cuts. Each is the smallest container whose cut covers what is still over
+ * (its children's bytes, less what a cut node adds); when none does, the largest goes and
+ * the rest repeats, never inside or around a container already chosen. Equal sizes go in
+ * document order. The root only when nothing else can be cut. Returns how many. */
 static size_t choose_cuts(const job *jb, const attempt *t, node_set *cuts, size_t over)
 {
     candidate *c = calloc(t->pr.n_emitted + 1, sizeof(*c));
+    const ad_node **chosen = calloc(t->pr.n_emitted + 1, sizeof(*chosen));
     size_t n = 0, added = 0;
     bool root_candidate = false;
-    if (!c)
+    if (!c || !chosen) {
+        free(c);
+        free(chosen);
         return 0;
-    /* emitted is sorted by node now; `order` restores the order shown for ties. */
+    }
     for (size_t i = 0; i < t->pr.n_emitted; i++) {
         const ad_emitted *e = &t->pr.emitted[i];
-        if (set_has(cuts, e->node) || !innermost(e->json))
+        const json_t *kids = json_object_get(e->json, "children");
+        if (json_array_size(kids) == 0 || set_has(cuts, e->node))
             continue;
         if (e->node == jb->root) {
             root_candidate = true;
             continue;
         }
-        size_t kids = ad_json_bytes(json_object_get(e->json, "children"));
+        size_t bytes = ad_json_bytes(kids);
         size_t path[64];
         size_t depth = ad_node_path(e->node, path, 64), order = 0;
         for (size_t d = 0; d < depth && d < 64; d++)
             order = order * 131 + path[d] + 1; /* document order, enough to break ties */
-        c[n++] = (candidate){e->node, ad_json_bytes(e->json), kids > 40 ? kids - 40 : 1,
-                             order};
+        c[n++] = (candidate){e->node, bytes > 40 ? bytes - 40 : 1, order};
     }
-    qsort(c, n, sizeof(*c), cmp_candidate);
-    size_t saved = 0;
-    for (size_t i = 0; i < n && saved < over; i++) {
-        if (set_push(cuts, c[i].node) < 0)
+    size_t left = over;
+    while (left > 0) {
+        long fit = -1, largest = -1;
+        for (size_t i = 0; i < n; i++) {
+            bool clash = false;
+            for (size_t k = 0; k < added && !clash; k++)
+                clash = related(c[i].node, chosen[k]);
+            if (clash)
+                continue;
+            const candidate *x = &c[i];
+            if (x->saving >= left &&
+                (fit < 0 || x->saving < c[fit].saving ||
+                 (x->saving == c[fit].saving && x->order < c[fit].order)))
+                fit = (long)i;
+            if (largest < 0 || x->saving > c[largest].saving ||
+                (x->saving == c[largest].saving && x->order < c[largest].order))
+                largest = (long)i;
+        }
+        long pick = fit >= 0 ? fit : largest;
+        if (pick < 0 || set_push(cuts, c[pick].node) < 0)
             break;
-        saved += c[i].saving;
-        added++;
+        chosen[added++] = c[pick].node;
+        left = c[pick].saving >= left ? 0 : left - c[pick].saving;
     }
     if (added == 0 && root_candidate && set_push(cuts, jb->root) == 0)
         added = 1;
     set_sort(cuts);
     free(c);
+    free(chosen);
     return added;
 }
 

@@ -6,10 +6,10 @@
  *   1. every name, value and description longer than AD_BUDGET_CLIP_BYTES is clipped, with
  *      <field>_length stating its full length;
  *   2. then containers are cut, like a skeleton's depth cut (children_count and a drill
- *      target, present.c's rules), chosen among the innermost containers shown (none of
- *      whose children shows children), largest first (their JSON bytes; equal sizes in the
- *      order they were shown), as many per step as the overshoot needs; a cut parent makes
- *      its own parent a candidate, and the presented root is cut last;
+ *      target, present.c's rules). Each cut is the smallest container whose cut covers the
+ *      bytes still over the budget; when no single one does, the largest goes first and the
+ *      rest repeats (equal sizes in document order). Sizes are the JSON bytes shown. The
+ *      presented root is cut last, when nothing else can be;
  *   3. a data object that does not fit even with the root cut fails with INVALID_ARGS
  *      naming the smallest budget that would.
  * Every budget-cut node says how many refs of the unbudgeted presentation it hides

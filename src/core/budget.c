@@ -2,12 +2,30 @@
 #include "core/budget.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 size_t ad_json_bytes(const json_t *j)
 {
     return json_dumpb(j, NULL, 0, AD_JSON_OUTPUT_FLAGS);
+}
+
+bool ad_budget_set_text(json_t *o, const char *key, const char *s, size_t clip)
+{
+    size_t len = strlen(s);
+    if (!clip || len <= clip) {
+        json_object_set_new(o, key, json_string(s));
+        return false;
+    }
+    size_t cut = clip;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--; /* never split a UTF-8 sequence */
+    json_object_set_new(o, key, json_stringn(s, cut));
+    char lkey[32];
+    snprintf(lkey, sizeof(lkey), "%s_length", key);
+    json_object_set_new(o, lkey, json_integer((json_int_t)len));
+    return true;
 }
 
 static int cmp_ptr(const void *a, const void *b)
@@ -257,13 +275,12 @@ static int too_small(ad_error *err, const ad_budget *b, size_t need)
     long long overhead = b->max_bytes - b->data_bytes;
     long long min = (long long)need + overhead;
     if (b->max_tokens)
-        ad_error_set(err, AD_INVALID_ARGS, "--max-tokens %lld is too small for this window: "
-                     "its smallest output, every container cut, is %lld bytes (about %lld "
-                     "tokens)", b->max_tokens, min,
+        ad_error_set(err, AD_INVALID_ARGS, "--max-tokens %lld is too small: the "
+                     "smallest output, everything cut, is %lld bytes (about %lld tokens)", b->max_tokens, min,
                      (min + AD_BYTES_PER_TOKEN - 1) / AD_BYTES_PER_TOKEN);
     else
-        ad_error_set(err, AD_INVALID_ARGS, "--max-bytes %lld is too small for this window: "
-                     "its smallest output, every container cut, is %lld bytes", b->max_bytes,
+        ad_error_set(err, AD_INVALID_ARGS, "--max-bytes %lld is too small: the "
+                     "smallest output, everything cut, is %lld bytes", b->max_bytes,
                      min);
     ad_error_suggest(err, "Raise the budget, or drill a smaller region with snapshot --root");
     ad_error_detail(err, "kind", json_string("budget_too_small"));
@@ -322,4 +339,66 @@ done:
     free(cuts.a);
     free(jb.full_refs.a);
     return rc;
+}
+
+/* ---- find ------------------------------------------------------------------------------ */
+
+static size_t clip_match(json_t *m)
+{
+    static const char *const keys[] = {"name", "value", "description"};
+    size_t n = 0;
+    for (size_t i = 0; i < 3; i++) {
+        const char *s = json_string_value(json_object_get(m, keys[i]));
+        if (s) {
+            char *copy = strdup(s);
+            n += copy && ad_budget_set_text(m, keys[i], copy, AD_BUDGET_CLIP_BYTES);
+            free(copy);
+        }
+    }
+    return n;
+}
+
+static void drop_ref(json_t *refs, const json_t *m)
+{
+    const char *ref = json_string_value(json_object_get(m, "ref_id"));
+    const char *colon = ref ? strchr(ref, ':') : NULL;
+    char key[40];
+    if (colon && snprintf(key, sizeof(key), "@%s", colon + 1) < (int)sizeof(key))
+        json_object_del(refs, key);
+}
+
+int ad_budget_fit_matches(json_t *d, json_t *refs, const ad_budget *b, ad_error *err)
+{
+    json_t *blk = json_pack("{s:I, s:b, s:i, s:i}", "max_bytes", (json_int_t)b->max_bytes,
+                            "truncated", 0, "matches_cut", 0, "texts_clipped", 0);
+    if (b->max_tokens) {
+        json_object_set_new(blk, "max_tokens", json_integer(b->max_tokens));
+        json_object_set_new(blk, "bytes_per_token", json_integer(AD_BYTES_PER_TOKEN));
+    }
+    json_object_set_new(d, "budget", blk);
+    if ((long long)ad_json_bytes(d) <= b->data_bytes)
+        return 0;
+    json_t *arr = json_object_get(d, "matches");
+    json_t *one = json_object_get(d, "match");
+    size_t clipped = 0, cut = 0;
+    if (json_is_object(one))
+        clipped += clip_match(one);
+    size_t i;
+    json_t *m;
+    json_array_foreach(arr, i, m)
+        clipped += clip_match(m);
+    json_object_set_new(blk, "truncated", json_true());
+    json_object_set_new(blk, "texts_clipped", json_integer((json_int_t)clipped));
+    json_object_set_new(blk, "clip_bytes", json_integer(AD_BUDGET_CLIP_BYTES));
+    size_t bytes;
+    while ((long long)(bytes = ad_json_bytes(d)) > b->data_bytes && json_array_size(arr)) {
+        size_t last = json_array_size(arr) - 1;
+        drop_ref(refs, json_array_get(arr, last));
+        json_array_remove(arr, last);
+        json_object_set_new(blk, "matches_cut", json_integer((json_int_t)++cut));
+        json_object_set_new(d, "truncated", json_true());
+    }
+    if ((long long)bytes > b->data_bytes)
+        return too_small(err, b, bytes);
+    return 0;
 }

@@ -35,6 +35,10 @@
 /* Bytes of j printed as an envelope line prints it (no newline). */
 size_t ad_json_bytes(const json_t *j);
 
+/* Sets o[key] to s, clipped at a UTF-8 boundary when longer than clip bytes (0: no limit),
+ * with o[key + "_length"] stating its full length in bytes. True when it clipped. */
+bool ad_budget_set_text(json_t *o, const char *key, const char *s, size_t clip);
+
 typedef struct {
     long long data_bytes; /* the data object's budget (> 0) */
     long long max_bytes;  /* the envelope budget the user gave (for the block) */
@@ -55,5 +59,11 @@ int ad_present_budgeted(const ad_node *root, const ad_identity_index *idx,
                         const char *snapshot_id, json_t *refs, uint64_t *next_ref,
                         const ad_budget *b, ad_budget_build_fn build, void *ud,
                         json_t **ret_data, ad_present_result *ret, ad_error *err);
+
+/* find under a budget: when the data object d (find's, with `matches` when several were
+ * asked) is over b->data_bytes, clips long texts of the matches, then drops matches from
+ * the end (their refs leave `refs` too) and sets d.truncated; a single match that cannot
+ * fit is INVALID_ARGS. Adds d.budget (matches_cut, texts_clipped). 0 or -1. */
+int ad_budget_fit_matches(json_t *d, json_t *refs, const ad_budget *b, ad_error *err);
 
 #endif

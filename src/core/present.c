@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/refs.h"
 
 bool ad_node_is_wrapper(const ad_node *n)
@@ -199,19 +200,8 @@ static void show_text(json_t *o, const char *key, const ad_text *t, size_t clip,
                       size_t *clipped)
 {
     const char *s = ad_text_get(t);
-    size_t len = s ? strlen(s) : 0;
-    if (!s || !clip || len <= clip) {
-        set_text(o, key, t);
-        return;
-    }
-    size_t cut = clip;
-    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-        cut--; /* never split a UTF-8 sequence */
-    json_object_set_new(o, key, json_stringn(s, cut));
-    char lkey[32];
-    snprintf(lkey, sizeof(lkey), "%s_length", key);
-    json_object_set_new(o, lkey, json_integer((json_int_t)len));
-    (*clipped)++;
+    if (s && ad_budget_set_text(o, key, s, clip))
+        (*clipped)++;
 }
 
 /* The nearest name around n, as a role:name selector (new string), or NULL: level by level

@@ -153,3 +153,15 @@ def test_budget_flags_are_refused_where_they_mean_nothing(cli, fixture_app):
     assert code == 1 and env["error"]["code"] == "INVALID_ARGS"
     code, env = cli.run("--max-bytes", 10, "snapshot", "--app", "ad-fixture")
     assert code == 2 and env["error"]["code"] == "INVALID_ARGS"
+
+
+def test_find_budget_drops_matches_and_says_so(cli, widget_factory_app):
+    full = cli.ok("find", "--app", "gtk3-widget-factory", "--role", "button", "--limit", "0")
+    for n in (1500, 3000, 6000):
+        env, out = _line(cli, "--max-bytes", n, "find", "--app", "gtk3-widget-factory",
+                         "--role", "button", "--limit", "0")
+        assert len(out) <= n
+        kept = env["data"]["matches"]
+        assert len(kept) + env["data"]["budget"]["matches_cut"] == len(full["matches"])
+        # The kept ones are the first ones, in the same order.
+        assert [m["path"] for m in kept] == [m["path"] for m in full["matches"][:len(kept)]]

@@ -324,6 +324,32 @@ static void test_annotate_unique_marks_exactly_the_refs_that_fail(void **state)
     json_decref(env);
 }
 
+static void test_find_drops_matches_from_the_end(void **state)
+{
+    fx *f = *state;
+    json_t *all = tu_run_exit(fake_base(f->fake), "find",
+                              tu_args("find", "{s:s, s:i}", "role", "button", "limit", 0), NULL, 0);
+    size_t total = json_array_size(tu_at(all, "data.matches"));
+    assert_true(line_bytes(all) > 3000);
+    json_decref(all);
+    json_t *env = tu_run_exit(fake_base(f->fake), "find",
+                              tu_args("find", "{s:s, s:i}", "role", "button", "limit", 0),
+                              budget(3000), 0);
+    assert_true(line_bytes(env) <= 3000);
+    size_t kept = json_array_size(tu_at(env, "data.matches"));
+    assert_true(kept > 0 && kept < total);
+    assert_int_equal(tu_int(env, "data.budget.matches_cut"), total - kept);
+    assert_true(json_is_true(tu_at(env, "data.truncated")));
+    /* The kept matches' refs resolve; the last kept is the last shown. */
+    const char *ref = tu_str(tu_at(env, "data.matches"), "0.ref_id");
+    json_t *r = tu_run_exit(fake_base(f->fake), "get",
+                            tu_args("get", "{s:s, s:s}", "ref_id", ref, "property", "role"),
+                            NULL, ref && strstr(tu_str(tu_at(env, "data.matches"), "0.name"),
+                                                "OK") ? 1 : 0);
+    json_decref(r);
+    json_decref(env);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -338,6 +364,7 @@ int main(void)
         T(test_a_cut_drills_to_its_subtree),
         T(test_post_action_wait_snapshot_fits),
         T(test_annotate_unique_marks_exactly_the_refs_that_fail),
+        T(test_find_drops_matches_from_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-import atspi_observer as obs
+from tree_walk import nodes, refs
 
 SIZES = (1100, 1500, 2500, 4000, 7000, 12000, 20000, 40000, 80000)
 
@@ -21,20 +21,12 @@ def _line(cli, *args):
     return env, out.encode()
 
 
-def _refs(node, out):
-    if "ref_id" in node:
-        out.append(node)
-    for c in node.get("children", []):
-        _refs(c, out)
-    return out
+def _refs(tree, _unused=None):
+    return refs(tree)
 
 
-def _cut_nodes(node, out):
-    if "refs_cut" in node:
-        out.append(node)
-    for c in node.get("children", []):
-        _cut_nodes(c, out)
-    return out
+def _cut_nodes(tree, _unused=None):
+    return [n for n in nodes(tree) if "refs_cut" in n]
 
 
 def _strip_ids(text):

@@ -5,17 +5,8 @@ real CLI and every unmarked ref resolves; pyatspi confirms independently that a 
 ref has a twin (another element with its role and name) in the live window."""
 from collections import Counter
 
-import pytest
-
 import atspi_observer as obs
-
-
-def _refs(node, out):
-    if "ref_id" in node:
-        out.append(node)
-    for c in node.get("children", []):
-        _refs(c, out)
-    return out
+from tree_walk import refs as _tree_refs
 
 
 def _live_role_names(window):
@@ -33,7 +24,7 @@ def _check_app(cli, app, window):
     plain = cli.ok("snapshot", "--app", app, "-i", "--compact")
     data = cli.ok("snapshot", "--app", app, "-i", "--compact", "--annotate-unique")
     assert '"unique"' not in str(plain) and "'unique'" not in str(plain)
-    refs = _refs(data["tree"], [])
+    refs = _tree_refs(data["tree"])
     assert len(refs) == data["ref_count"]
     marked = [r for r in refs if "unique" in r]
     assert all(r["unique"] is False for r in marked)

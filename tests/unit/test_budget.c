@@ -50,8 +50,7 @@ static ad_node *form_tree(void)
 static int setup(void **state)
 {
     fx *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->fake = fake_new();
+    tu_fake_begin(&f->home, &f->fake);
     fake_add_app(f->fake, "form", 100);
     fake_add_window(f->fake, "form", "Form", form_tree())->w.is_focused = true;
     *state = f;
@@ -61,8 +60,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx *f = *state;
-    fake_free(f->fake);
-    tu_home_end(&f->home);
+    tu_fake_end(&f->home, f->fake);
     free(f);
     return 0;
 }

@@ -348,11 +348,6 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
     json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
-    bool saved = json_object_size(json_object_get(map, "refs")) > 0;
-    if (saved && ad_refstore_save(ctx, map, err) < 0) {
-        json_decref(arr);
-        goto done;
-    }
     if (single) {
         json_object_set_new(d, "match", json_array_size(arr) ? json_incref(json_array_get(arr, 0))
                                                               : json_null());
@@ -369,8 +364,15 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
         json_object_foreach(roles, k, v) json_array_append_new(present, json_string(k));
         json_object_set_new(d, "roles_present", present);
     }
+    bool saved = json_object_size(json_object_get(map, "refs")) > 0;
     if (saved)
         json_object_set_new(d, "snapshot_id", json_string(id));
+    /* Under a budget the matches that do not fit leave the output and the saved refs. */
+    if (ctx->budget.data_bytes > 0 &&
+        ad_budget_fit_matches(d, json_object_get(map, "refs"), &ctx->budget, err) < 0)
+        goto done;
+    if (saved && ad_refstore_save(ctx, map, err) < 0)
+        goto done;
     rc = 0;
 done:
     if (rc == 0) /* the search finished (a --count too); the matches' names stay out */

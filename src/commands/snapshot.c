@@ -36,7 +36,56 @@ static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
         .compact = ad_arg_bool(args, "compact"),
         .include_bounds = ad_arg_bool(args, "include_bounds"),
         .max_depth = (int)depth,
+        .annotate_unique = ad_arg_bool(args, "annotate_unique"),
     };
+    return 0;
+}
+
+/* What the data object of a snapshot or a drill shows beside its tree (borrowed). */
+typedef struct {
+    const ad_window *win;
+    const ad_tree *tree; /* the read: complete or cut */
+    const char *snapshot_id;
+    size_t base_refs; /* a drill: the refs its snapshot keeps outside the region */
+    bool drill;
+} data_parts;
+
+/* ad_budget_build_fn: the data object around one presentation (new reference). */
+static json_t *build_data(void *ud, const ad_present_result *pr)
+{
+    const data_parts *dp = ud;
+    bool complete = dp->drill || dp->tree->complete;
+    json_t *d = json_object();
+    json_object_set_new(d, "app", json_string(dp->win->app_name ? dp->win->app_name : ""));
+    json_object_set_new(d, "complete", json_boolean(complete));
+    if (!complete) {
+        json_object_set_new(d, "truncated", json_true());
+        json_object_set_new(d, "nodes_observed",
+                            json_integer((json_int_t)dp->tree->nodes_observed));
+        json_object_set_new(d, "identity_unproven", json_true());
+    }
+    json_object_set_new(d, "ref_count", json_integer((json_int_t)(dp->base_refs +
+                                                                  pr->refs_added)));
+    json_object_set_new(d, "snapshot_id", json_string(dp->snapshot_id));
+    json_object_set_new(d, "window", window_brief(dp->win));
+    json_object_set_new(d, "tree", json_incref(pr->tree));
+    return d;
+}
+
+/* Presents `root` into refs and builds the data object (*ret_data, new reference): under the
+ * command's budget when it has one (core/budget.h), else as it is. */
+static int present_data(ad_ctx *ctx, const ad_node *root, const ad_identity_index *idx,
+                        const ad_present_opts *opts, const ad_present_source *src,
+                        json_t *refs, uint64_t *next_ref, data_parts *dp, json_t **ret_data,
+                        ad_present_result *pr, ad_error *err)
+{
+    if (ctx->budget.data_bytes > 0)
+        return ad_present_budgeted(root, idx, opts, src, dp->snapshot_id, refs, next_ref,
+                                   &ctx->budget, build_data, dp, ret_data, pr, err);
+    if (ad_present(root, idx, opts, src, dp->snapshot_id, refs, next_ref, pr) < 0)
+        return ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
+    *ret_data = build_data(dp, pr);
+    json_decref(pr->tree); /* the data object holds it */
     return 0;
 }
 
@@ -90,34 +139,22 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                              .identity_proven = tree->complete};
     map = new_refmap(id, &src, next_ref);
     ad_present_result pr = {0};
-    if (ad_present(sf.root, idx, opts, &src, id, json_object_get(map, "refs"), &next_ref,
-                   &pr) < 0) {
-        ad_error_set(err, AD_INTERNAL, "cannot present the snapshot");
+    data_parts dp = {.win = win, .tree = tree, .snapshot_id = id};
+    json_t *d = NULL;
+    if (present_data(ctx, sf.root, idx, opts, &src, json_object_get(map, "refs"), &next_ref,
+                     &dp, &d, &pr, err) < 0)
         goto done;
-    }
     free(pr.ref_nodes);
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
     if (ad_refstore_save(ctx, map, err) < 0) {
-        json_decref(pr.tree);
+        json_decref(d);
         goto done;
     }
-    json_t *d = json_object();
-    json_object_set_new(d, "app", json_string(win->app_name ? win->app_name : ""));
-    json_object_set_new(d, "complete", json_boolean(tree->complete));
-    if (!tree->complete) {
-        json_object_set_new(d, "truncated", json_true());
-        json_object_set_new(d, "nodes_observed", json_integer((json_int_t)tree->nodes_observed));
-        json_object_set_new(d, "identity_unproven", json_true());
-    }
-    json_object_set_new(d, "ref_count", json_integer((json_int_t)pr.refs_added));
-    json_object_set_new(d, "snapshot_id", json_string(id));
     ad_trace_event(ctx, "snapshot.saved",
                    json_pack("{s:s, s:s, s:s, s:I, s:b}", "snapshot_id", id, "app",
                              win->app_name ? win->app_name : "", "window_id", win->id,
                              "ref_count", (json_int_t)pr.refs_added, "complete",
                              tree->complete));
-    json_object_set_new(d, "window", window_brief(win));
-    json_object_set_new(d, "tree", pr.tree);
     free(ctx->observed_window_id);
     ctx->observed_window_id = strdup(win->id);
     *ret_data = d;
@@ -233,29 +270,23 @@ static int drill(ad_ctx *ctx, const json_t *args, const ad_present_opts *opts,
                              .surface = "window", .identity_proven = r.tree.complete,
                              .root_ref_key = r.key};
     ad_present_result pr = {0};
-    if (ad_present(r.node, r.idx, opts, &src, r.ref.snapshot_id, refs, &next_ref, &pr) < 0) {
-        ad_error_set(err, AD_INTERNAL, "cannot present the drill");
+    data_parts dp = {.win = &r.window, .tree = &r.tree, .snapshot_id = r.ref.snapshot_id,
+                     .base_refs = json_object_size(refs), .drill = true};
+    json_t *d = NULL;
+    if (present_data(ctx, r.node, r.idx, opts, &src, refs, &next_ref, &dp, &d, &pr, err) < 0)
         goto done;
-    }
     free(pr.ref_nodes);
     if (ad_now_us() > started + timeout_ms * 1000) {
         /* The deadline passed while the refmap was reworked: nothing saved. */
-        json_decref(pr.tree);
+        json_decref(d);
         deadline_error(err, started, timeout_ms);
         goto done;
     }
     json_object_set_new(r.refmap, "next_ref", json_integer((json_int_t)next_ref));
     if (ad_refstore_save(ctx, r.refmap, err) < 0) {
-        json_decref(pr.tree);
+        json_decref(d);
         goto done;
     }
-    json_t *d = json_object();
-    json_object_set_new(d, "app", json_string(r.window.app_name ? r.window.app_name : ""));
-    json_object_set_new(d, "complete", json_true());
-    json_object_set_new(d, "ref_count", json_integer((json_int_t)json_object_size(refs)));
-    json_object_set_new(d, "snapshot_id", json_string(r.ref.snapshot_id));
-    json_object_set_new(d, "window", window_brief(&r.window));
-    json_object_set_new(d, "tree", pr.tree);
     ad_trace_event(ctx, "snapshot.root.saved",
                    json_pack("{s:s, s:s, s:I}", "snapshot_id", r.ref.snapshot_id, "root",
                              ad_arg_str(args, "root"), "ref_count", (json_int_t)json_object_size(refs)));

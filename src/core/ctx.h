@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "core/budget.h"
 #include "core/deadline.h"
 #include "core/error.h"
 #include "platform/adapter.h"
@@ -40,6 +41,10 @@ typedef struct ad_ctx {
     /* Borrowed, NULL unless batch captured it: what a `wait --event` compares against, read
      * before the entry that precedes the wait ran (commands/wait_modes.h). */
     struct ad_event_baseline *event_baseline;
+    /* --max-bytes / --max-tokens as a budget for the data object (dispatch sets it; its
+     * data_bytes is 0 without one). A post-action wait lowers it around the fresh snapshot
+     * by what it adds beside it. */
+    ad_budget budget;
 } ad_ctx;
 
 /* Records that input reached the app (`d` is not AD_NOT_DELIVERED): from then on an error of

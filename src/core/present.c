@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/refs.h"
 
 bool ad_node_is_wrapper(const ad_node *n)
@@ -134,10 +135,22 @@ static bool has_children(const ad_node *n)
     return n->n_children > 0 || n->live_child_count > 0;
 }
 
-/* Cut by the depth limit: it has children and they lie below max_depth. */
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)*(const ad_node *const *)a, y = (uintptr_t)*(const ad_node *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Cut by the depth limit (its children lie below max_depth) or by a budget (opts->cut): a
+ * container shown without its children, with children_count and a drill target. */
 static bool depth_cut(const presenter *p, const ad_node *n, int depth)
 {
-    return has_children(n) && child_depth(n, depth) > p->opts->max_depth;
+    if (!has_children(n))
+        return false;
+    if (child_depth(n, depth) > p->opts->max_depth)
+        return true;
+    return p->opts->n_cut &&
+           bsearch(&n, p->opts->cut, p->opts->n_cut, sizeof(*p->opts->cut), cmp_ptr);
 }
 
 static bool identifiable(const presenter *p, const ad_node *n)
@@ -179,6 +192,41 @@ static void set_text(json_t *o, const char *key, const ad_text *t)
     const char *s = ad_text_get(t);
     if (s)
         json_object_set_new(o, key, json_string(s));
+}
+
+/* A presented text field: clipped at a UTF-8 boundary when longer than `clip` bytes (0: no
+ * limit), with <key>_length stating the full length, never silently. */
+static void show_text(json_t *o, const char *key, const ad_text *t, size_t clip,
+                      size_t *clipped)
+{
+    const char *s = ad_text_get(t);
+    if (s && ad_budget_set_text(o, key, s, clip))
+        (*clipped)++;
+}
+
+/* The nearest name around n, as a role:name selector (new string), or NULL: level by level
+ * up the ancestors, the siblings before the path (nearest first: the label beside a
+ * control), then the ancestor itself. GTK3 containers carry no names, so the ancestor
+ * alone would name nothing in gtk3-widget-factory. */
+static json_t *named_context(const ad_node *n)
+{
+    for (const ad_node *child = n, *a = n->parent; a; child = a, a = a->parent) {
+        for (size_t i = a->n_children; i-- > 0;) {
+            if (a->children[i] != child)
+                continue;
+            while (i-- > 0) {
+                const ad_node *s = a->children[i];
+                const char *name = ad_node_display_text(s);
+                if (name)
+                    return json_sprintf("%s:%s", s->role, name);
+            }
+            break;
+        }
+        const char *name = ad_text_get(&a->name);
+        if (name)
+            return json_sprintf("%s:%s", a->role, name);
+    }
+    return NULL;
 }
 
 static void set_str(json_t *o, const char *key, const char *s)
@@ -288,7 +336,26 @@ typedef struct {
     size_t added;
     const ad_node **nodes;
     size_t cap_nodes;
+    size_t clipped;
+    ad_emitted *emitted;
+    size_t n_emitted, cap_emitted;
 } emitter;
+
+static json_t *record(emitter *em, const ad_node *n, json_t *o)
+{
+    if (!em->p->opts->record_emitted)
+        return o;
+    if (em->n_emitted == em->cap_emitted) {
+        size_t cap = em->cap_emitted ? em->cap_emitted * 2 : 64;
+        ad_emitted *a = realloc(em->emitted, cap * sizeof(*a));
+        if (!a)
+            return o; /* a budget then measures fewer candidates, never a wrong one */
+        em->emitted = a;
+        em->cap_emitted = cap;
+    }
+    em->emitted[em->n_emitted++] = (ad_emitted){n, o};
+    return o;
+}
 
 /* A wrapper --compact may collapse: nothing to show, and nothing unread to hide. */
 static bool node_plain(const ad_node *n)
@@ -322,8 +389,9 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         json_object_set_new(o, "children_count",
                             json_integer(n->live_child_count >= 0 ? n->live_child_count
                                                                   : (json_int_t)n->n_children));
-    set_text(o, "description", &n->description);
-    set_text(o, "name", &n->name);
+    size_t clip = p->opts->clip_text_bytes;
+    show_text(o, "description", &n->description, clip, &em->clipped);
+    show_text(o, "name", &n->name, clip, &em->clipped);
     if (n->native_id.state == AD_FIELD_KNOWN)
         json_object_set_new(o, "native_id", ad_native_id_json(n->native_id.text));
     if (gets_ref) {
@@ -332,7 +400,16 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         ad_ref_key(num, key, sizeof(key));
         snprintf(ref, sizeof(ref), "@%s:e%llu", em->snapshot_id, (unsigned long long)num);
         json_object_set_new(o, "ref_id", json_string(ref));
-        json_object_set_new(em->refs, key, ad_ref_entry_new(n, p->idx, p->src, target));
+        json_t *entry = ad_ref_entry_new(n, p->idx, p->src, target);
+        /* The entry's own verdict, the one resolution reads: never a second copy of it. */
+        if (p->opts->annotate_unique &&
+            !json_is_true(json_object_get(entry, "unique_at_capture"))) {
+            json_object_set_new(o, "unique", json_false());
+            json_t *ctx = named_context(n);
+            if (ctx)
+                json_object_set_new(o, "context", ctx);
+        }
+        json_object_set_new(em->refs, key, entry);
         if (em->added == em->cap_nodes) {
             size_t cap = em->cap_nodes ? em->cap_nodes * 2 : 64;
             const ad_node **a = realloc(em->nodes, cap * sizeof(*a));
@@ -358,7 +435,7 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
     if (n->children_cut)
         json_object_set_new(o, "subtree_truncated", json_true());
     if (!n->secure)
-        set_text(o, "value", &n->value);
+        show_text(o, "value", &n->value, clip, &em->clipped);
     json_t *kids = json_array();
     if (!cut) {
         int cd = child_depth(n, depth);
@@ -386,7 +463,7 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         json_object_set_new(o, "children", kids);
     else
         json_decref(kids);
-    return o;
+    return record(em, n, o);
 }
 
 int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_present_opts *opts,
@@ -401,6 +478,9 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     ret->tree = emit(&em, root, 0);
     ret->refs_added = em.added;
     ret->ref_nodes = em.nodes;
+    ret->texts_clipped = em.clipped;
+    ret->emitted = em.emitted;
+    ret->n_emitted = em.n_emitted;
     free(p.targets);
     return ret->tree ? 0 : -1;
 }

@@ -19,7 +19,25 @@ typedef struct {
     bool compact;
     bool include_bounds;
     int max_depth; /* logical depth below the presented root */
+    /* snapshot --annotate-unique: a ref whose entry records unique_at_capture false is shown
+     * with "unique": false and "context", the nearest named ancestor as role:name. */
+    bool annotate_unique;
+    /* Budgets (core/budget.h). A name, value or description longer than clip_text_bytes
+     * (0: no clipping) is shown clipped at a UTF-8 boundary, with <field>_length giving its
+     * full length in bytes. The nodes in `cut` (sorted by address, n_cut of them) are shown
+     * as cut containers, like a depth cut: children_count and a drill target. */
+    size_t clip_text_bytes;
+    const ad_node *const *cut;
+    size_t n_cut;
+    /* Record every emitted node with its JSON object (ad_present_result.emitted). */
+    bool record_emitted;
 } ad_present_opts;
+
+/* A node of the presentation and the object that shows it (borrowed from the tree). */
+typedef struct {
+    const ad_node *node;
+    json_t *json;
+} ad_emitted;
 
 /* What a ref entry records about where it came from. */
 typedef struct {
@@ -37,6 +55,11 @@ typedef struct {
      * the array; the nodes are borrowed from the read). */
     const ad_node **ref_nodes;
     uint64_t first_ref;  /* the number of the first new ref */
+    size_t texts_clipped; /* fields clipped by clip_text_bytes */
+    /* With record_emitted: every node shown, children before their parent (caller frees
+     * the array; nodes borrowed from the read, objects from the tree). */
+    ad_emitted *emitted;
+    size_t n_emitted;
 } ad_present_result;
 
 /* Presents the subtree at `root` (a node of the window read indexed by `idx`). New entries

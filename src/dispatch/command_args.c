@@ -129,6 +129,8 @@ const ad_arg_spec ad_args_snapshot[] = {
      .max = AD_DURATION_MAX_MS, .help = "Observation deadline."},
     {.name = "force-electron-a11y", .type = AD_ARG_BOOL,
      .help = "Assume Chromium renderer accessibility is already forced."},
+    {.name = "annotate-unique", .type = AD_ARG_BOOL,
+     .help = "Mark refs not unique at capture with unique: false and their named context."},
     {0},
 };
 

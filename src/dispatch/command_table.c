@@ -41,6 +41,11 @@ const ad_arg_spec ad_global_args[] = {
     {.name = "wait-timeout", .type = AD_ARG_INT, .min = 0, .max = AD_DURATION_MAX_MS,
      .help = "Longest wait in ms for --wait-for and --wait-for-gone (default 30000), at most "
              "86400000; 0 checks once."},
+    {.name = "max-bytes", .type = AD_ARG_INT, .min = 1024, .max = 1000000000,
+     .help = "Fit the output line in N bytes: cut containers, clip long texts, say so in "
+             "data.budget (snapshot, find, and --wait-for)."},
+    {.name = "max-tokens", .type = AD_ARG_INT, .min = 342, .max = 333333333,
+     .help = "--max-bytes of N tokens at 3 bytes per token."},
     {.name = "verbose", .short_name = 'v', .type = AD_ARG_BOOL,
      .help = "Write debug logs to stderr."},
     {.name = "debug", .type = AD_ARG_BOOL,
@@ -64,6 +69,9 @@ const ad_arg_rule ad_global_rules[] = {
     {AD_RULE_REQUIRES, "screenshot", "debug",
      .message = "--screenshot names the visual debug file, so it requires --debug",
      .suggestion = "Add --debug, or drop --screenshot"},
+    {AD_RULE_AT_MOST_ONE, "max_bytes|max_tokens",
+     .message = "--max-bytes and --max-tokens cannot combine: both set one budget",
+     .suggestion = "Keep one of --max-bytes and --max-tokens"},
     {0},
 };
 
@@ -234,11 +242,13 @@ const ad_command ad_commands[] = {
 
     /* Observation */
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
+     .accepts_budget = true,
      .accepts_debug = true, .fresh_observation = true,
      .rules = snapshot_rules,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
     {.name = "find", .group = G_OBS, .args = ad_args_find, .handler = ad_cmd_find,
+     .accepts_budget = true,
      .rules = find_rules,
      .summary = "Search for elements by role, name, value, text, description, native id, or "
                 "state."},

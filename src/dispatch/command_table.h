@@ -107,6 +107,9 @@ typedef struct ad_command {
     ad_lease_scope lease;     /* where it takes the interaction lease; NONE unless mutates */
     bool accepts_wait_flags;  /* --wait-for / --wait-for-gone / --wait-timeout are allowed */
     bool accepts_debug;       /* --debug --screenshot PATH.html are allowed (visual debug) */
+    /* --max-bytes / --max-tokens are allowed (core/budget.h); a command that accepts the
+     * wait flags also takes them with --wait-for, for the fresh snapshot it returns. */
+    bool accepts_budget;
     bool stateless;           /* never opens the state root or a session (version, skills) */
     bool ref_action;          /* a ref action: resolve, actionability, act, verify */
     bool desktop_action;      /* acts on an app: needs an agent id in a multi-agent session */

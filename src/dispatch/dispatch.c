@@ -49,7 +49,7 @@ json_t *ad_envelope_error(const char *command, const ad_error *err)
 
 void ad_envelope_print(const json_t *envelope)
 {
-    char *s = envelope ? json_dumps(envelope, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    char *s = envelope ? json_dumps(envelope, AD_JSON_OUTPUT_FLAGS) : NULL;
     if (s) {
         fputs(s, stdout);
         fputc('\n', stdout);
@@ -91,6 +91,17 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
         ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone cannot combine");
         return -1;
     }
+    bool budget = json_object_get(globals, "max_bytes") || json_object_get(globals, "max_tokens");
+    if (budget && !cmd->accepts_budget && !(cmd->accepts_wait_flags && wf)) {
+        ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --max-bytes or --max-tokens%s",
+                     cmd->name, cmd->accepts_wait_flags ? " without --wait-for" : "");
+        ad_error_suggest(err, cmd->accepts_wait_flags
+                                  ? "Add --wait-for SELECTOR, whose fresh snapshot the budget "
+                                    "bounds, or drop the budget"
+                                  : "Drop the budget: it bounds snapshot, find and the "
+                                    "snapshot a --wait-for returns");
+        return -1;
+    }
     if ((json_object_get(globals, "debug") || json_object_get(globals, "screenshot")) &&
         !cmd->accepts_debug) {
         ad_error_set(err, AD_INVALID_ARGS, "%s does not accept --debug and --screenshot: only "
@@ -101,6 +112,23 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
         return -1;
     }
     return 0;
+}
+
+/* --max-bytes / --max-tokens as the data object's budget: the envelope line around an empty
+ * data object ({}, 2 bytes) and its newline are what the data cannot use. */
+static ad_budget budget_from(const ad_command *cmd, const json_t *globals)
+{
+    ad_budget b = {0};
+    json_t *bytes = json_object_get(globals, "max_bytes");
+    json_t *tokens = json_object_get(globals, "max_tokens");
+    if (!bytes && !tokens)
+        return b;
+    b.max_tokens = tokens ? json_integer_value(tokens) : 0;
+    b.max_bytes = bytes ? json_integer_value(bytes) : b.max_tokens * AD_BYTES_PER_TOKEN;
+    json_t *env = ad_envelope_ok(cmd->name, NULL);
+    b.data_bytes = b.max_bytes - ((long long)ad_json_bytes(env) - 2 + 1);
+    json_decref(env);
+    return b;
 }
 
 /* Enters the selected session (core/session.h: its use lock, so gc never removes it while
@@ -227,6 +255,7 @@ int ad_dispatch_preflight(ad_adapter *adapter, const ad_command *cmd, const json
     p->ctx.globals = p->globals;
     if (check_globals(cmd, p->globals, err) < 0)
         return -1;
+    p->ctx.budget = budget_from(cmd, p->globals);
     /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs). */
     if (ad_session_resolve(global_str(p->globals, "session"), &p->ctx.session_id, err) < 0 ||
         ad_agent_id_resolve(global_str(p->globals, "agent_id"), &p->ctx.agent_id, err) < 0)

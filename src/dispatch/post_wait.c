@@ -182,7 +182,22 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
     int64_t elapsed = (ad_now_us() - started) / 1000;
     json_t *out = NULL;
     if (want) {
-        if (fresh_snapshot(ctx, args, is_action, &out, err) < 0)
+        /* A budget bounds the whole line: the fresh snapshot gets what the keys added
+         * beside it below leave (one comma joins them to its own). */
+        json_t *beside = json_pack("{s:I, s:s}", "elapsed_ms", (json_int_t)elapsed,
+                                   "matched_selector", want);
+        if (is_action)
+            json_object_set(beside, "after_action", *data);
+        ad_budget whole = ctx->budget;
+        if (whole.data_bytes > 0)
+            ctx->budget.data_bytes -= (long long)ad_json_bytes(beside) - 2 + 1;
+        json_decref(beside);
+        int frc = ctx->budget.data_bytes > 0 || whole.data_bytes <= 0
+                      ? fresh_snapshot(ctx, args, is_action, &out, err)
+                      : ad_error_set(err, AD_INVALID_ARGS, "The budget leaves no room for the "
+                                     "snapshot beside the action's own report");
+        ctx->budget = whole;
+        if (frc < 0)
             goto done;
     } else {
         out = json_pack("{s:b, s:b}", "gone", 1, "target_absent", 1);

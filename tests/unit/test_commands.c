@@ -517,21 +517,18 @@ static void test_window_id(void **state)
                 "WINDOW_NOT_FOUND");
 }
 
-static void test_unimplemented_command_fails_closed(void **state)
+static void test_every_command_is_built_and_args_come_first(void **state)
 {
     fx *f = *state;
-    /* The last command without a handler (the notification commands were the example
-     * before they were built). */
-    json_t *env = run(f, "open-system-surface", tu_args("open-system-surface", "{s:s}",
-                                                        "surface", "action-center"), 1);
-    assert_string_equal(tu_str(env, "error.disposition.delivery"), "not_delivered");
-    assert_string_equal(tu_str(env, "error.disposition.retry"), "safe");
-    assert_string_equal(tu_str(env, "error.details.kind"), "not_in_this_build");
-    assert_true(json_is_false(tu_at(env, "error.details.retryable")));
-    assert_null(tu_at(env, "error.recovery"));
-    expect_code(env, "PLATFORM_NOT_SUPPORTED");
-    /* An argument error still comes first, before any capability or policy check. */
-    env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@e1"), 1);
+    /* open-system-surface, the last command without a handler, was built in issue 10:
+     * dispatch's not_in_this_build refusal is for a command added to the table before its
+     * handler, and none is. */
+    for (size_t i = 0; i < ad_commands_count; i++) {
+        if (!ad_commands[i].handler)
+            fail_msg("%s has no handler", ad_commands[i].name);
+    }
+    /* An argument error comes first, before any capability or policy check. */
+    json_t *env = run(f, "hover", tu_args("hover", "{s:s}", "ref_id", "@e1"), 1);
     assert_string_equal(tu_str(env, "error.message"),
                         "Invalid ref_id '@e1': expected @<snapshot_id>:e<N>");
     expect_code(env, "INVALID_ARGS");
@@ -627,7 +624,7 @@ int main(void)
         T(test_unknown_app_suggests_no_missing_command),
         T(test_unknown_app),
         T(test_window_id),
-        T(test_unimplemented_command_fails_closed),
+        T(test_every_command_is_built_and_args_come_first),
         T(test_status),
         T(test_status_with_a_silent_bus),
         T(test_sessions_do_not_share_snapshots),

@@ -29,8 +29,10 @@ static void test_checker_cases(void **state)
     (void)state;
     /* The two kinds the issue names. */
     assert_non_null(problem("list-surfaces", "Run list-windows --app x and pass --window-id"));
-    assert_non_null(problem("snapshot", "Check the name with list-apps, or open it with "
-                                        "open-system-surface"));
+    /* Every command has a handler now, so naming one is never the problem. */
+    assert_null(problem("snapshot", "Check the name with list-apps, or open it with "
+                                    "open-system-surface --surface action-center"));
+    assert_non_null(problem("snapshot", "Open it with open-system-surface --kind tray"));
     /* A flag of a command named in the suggestion, of the running command, or global. */
     assert_null(problem("list-surfaces", "Run list-windows --app x to see them, then snapshot "
                                          "--window-id ID to read one"));

@@ -143,8 +143,16 @@ static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pi
     ad_node *root = tree->root;
     ad_shell_windows l;
     ad_rect origin;
-    if (ad_shell_frames_read(ad_deadline_after_ms(1000), &l) != AD_SHELL_FRAMES_OK) {
-        keep_window_relative(tree, frame);
+    ad_shell_frames_state st = ad_shell_frames_read(ad_deadline_after_ms(1000), &l);
+    if (st != AD_SHELL_FRAMES_OK) {
+        /* gnome-shell's own extents are screen coordinates with or without its list. */
+        if (!(pid > 0 && pid == l.shell_pid)) {
+            keep_window_relative(tree, frame);
+        } else if (l.screen.width > 0 && l.screen.height > 0) {
+            tree->screen = l.screen;
+            tree->screen_state = AD_FIELD_KNOWN;
+        }
+        ad_shell_windows_free(&l);
         return;
     }
     const ad_shell_window *w = NULL;

@@ -21,6 +21,41 @@ static const char LIST_JS[] =
     " minimized: w.minimized, focused: w === f,"
     " frame: [r.x, r.y, r.width, r.height], buffer: [b.x, b.y, b.width, b.height] }; }) }; })()";
 
+/* The pid of the connection that sent `reply`: the owner of org.gnome.Shell that answered
+ * (the bus daemon's own record of that connection, not anything the shell says). 0 when
+ * unknown. */
+static int answering_pid(sd_bus *bus, int64_t deadline_us, sd_bus_message *reply)
+{
+    const char *sender = sd_bus_message_get_sender(reply);
+    sd_bus_message *m = NULL;
+    uint32_t pid = 0;
+    if (sender && ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus",
+                                     "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "GetConnectionUnixProcessID", NULL, &m, "s", sender) >= 0 &&
+        sd_bus_message_read(m, "u", &pid) < 0)
+        pid = 0;
+    sd_bus_message_unref(m);
+    return (int)pid;
+}
+
+/* The stage's size from org.gnome.Shell.Introspect's ScreenSize, which gnome-shell 43 gives
+ * any caller (its methods are restricted, the property is not): 0 with *ret, -1 unknown. */
+static int screen_size(sd_bus *bus, int64_t deadline_us, ad_rect *ret)
+{
+    sd_bus_message *m = NULL;
+    int w = 0, h = 0, rc = -1;
+    if (ad_bus_call_method(bus, deadline_us, "org.gnome.Shell", "/org/gnome/Shell/Introspect",
+                           "org.freedesktop.DBus.Properties", "Get", NULL, &m, "ss",
+                           "org.gnome.Shell.Introspect", "ScreenSize") >= 0 &&
+        sd_bus_message_enter_container(m, 'v', "(ii)") > 0 &&
+        sd_bus_message_read(m, "(ii)", &w, &h) > 0 && w > 0 && h > 0) {
+        *ret = (ad_rect){0, 0, w, h};
+        rc = 0;
+    }
+    sd_bus_message_unref(m);
+    return rc;
+}
+
 ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows *ret)
 {
     memset(ret, 0, sizeof(*ret));
@@ -42,8 +77,11 @@ ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows
             st = AD_SHELL_FRAMES_NO_SHELL;
     } else if (sd_bus_message_read(reply, "bs", &ok, &text) >= 0) {
         /* gnome-shell 43 answers (false, '') outside unsafe mode, before evaluating. */
-        if (!ok && text && !*text)
+        if (!ok && text && !*text) {
             st = AD_SHELL_FRAMES_UNSAFE_OFF;
+            ret->shell_pid = answering_pid(bus, until, reply);
+            (void)screen_size(bus, until, &ret->screen);
+        }
         else if (ok && ad_shell_windows_parse(text, ret) == 0)
             st = AD_SHELL_FRAMES_OK;
     }

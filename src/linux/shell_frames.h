@@ -21,8 +21,10 @@ typedef enum ad_shell_frames_state {
 /* Asks gnome-shell (org.gnome.Shell.Eval) for every MetaWindow's pid, title, client type,
  * frame and buffer rectangles, focus and minimized state, and for its own pid; waits at most
  * until deadline_us and never longer than 1 s (a stopped shell costs a command that much).
- * Returns the state; *ret is filled only for AD_SHELL_FRAMES_OK and is the caller's
- * (ad_shell_windows_free). */
+ * Returns the state; *ret is filled for AD_SHELL_FRAMES_OK, and for AD_SHELL_FRAMES_UNSAFE_OFF
+ * its shell_pid (the pid of the connection that answered for org.gnome.Shell, 0 when
+ * unknown) and screen (Introspect's ScreenSize, empty when unknown) alone, and is the
+ * caller's (ad_shell_windows_free). */
 ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows *ret);
 
 #endif

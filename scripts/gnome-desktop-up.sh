@@ -23,6 +23,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 die() { echo "gnome-desktop-up: $*" >&2; exit 1; }
+# shellcheck source=desktop-lib.sh
+source "$here/desktop-lib.sh"
 
 kind=gnome-wayland
 if [[ "${1:-}" == "--x11" ]]; then kind=gnome-x11; shift; fi
@@ -42,64 +44,7 @@ if [[ $kind == gnome-x11 ]]; then
   done
 fi
 
-now_ms() { local t=${EPOCHREALTIME//[.,]/}; echo $((t / 1000)); }
-
-starttime() {
-  local stat
-  local -a f
-  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
-  stat=${stat##*) }
-  read -r -a f <<<"$stat"
-  echo "${f[19]}"
-}
-
-if [[ -s "$DIR/pids" ]]; then
-  while read -r pid st _; do
-    [[ "$pid" =~ ^[0-9]+$ ]] || continue
-    now_st=$(starttime "$pid") || continue
-    if [[ -z "${st:-}" || "$st" == "$now_st" ]]; then
-      die "$DIR already holds a running desktop (pid $pid); run desktop-down.sh first"
-    fi
-  done <"$DIR/pids"
-fi
-: >"$DIR/pids"
-rm -f "$DIR/env" "$DIR/display" "$DIR/runtime-dir" "$DIR/bus-address" "$DIR/a11y-address" \
-  "$DIR/system-bus-address" "$DIR/kind"
-
-ok=0
-cleanup_on_failure() {
-  if [[ $ok -eq 0 ]]; then
-    echo "gnome-desktop-up: failed; stopping what was started (logs in $DIR)" >&2
-    "$here/desktop-down.sh" "$DIR" >&2 || true
-  fi
-}
-trap cleanup_on_failure EXIT
-
-record_pid() { # PID LABEL
-  local st
-  st=$(starttime "$1") || die "$2 (pid $1) exited right after it started; see $DIR/$2.log"
-  echo "$1 $st $2" >>"$DIR/pids"
-}
-
-alive() {
-  local stat
-  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
-  stat=${stat##*) }
-  [[ ${stat:0:1} != Z ]]
-}
-
-wait_for() { # DESCRIPTION PID_TO_WATCH CMD...
-  local what=$1 watch=$2; shift 2
-  local deadline=$(($(now_ms) + STEP_TIMEOUT_S * 1000))
-  while ! "$@" >/dev/null 2>&1; do
-    if [[ -n "$watch" ]] && ! alive "$watch"; then return 2; fi
-    if (($(now_ms) > deadline)); then
-      echo "gnome-desktop-up: timed out after ${STEP_TIMEOUT_S}s waiting for $what" >&2
-      return 1
-    fi
-    sleep 0.05
-  done
-}
+desktop_begin gnome-desktop-up
 
 # --- private runtime dir and HOME ---------------------------------------------------------
 # Under /tmp: the AT-SPI and Wayland sockets live in it and a socket path fits in 108 bytes.
@@ -118,46 +63,14 @@ base_env=(
   GTK_A11Y=atspi QT_ACCESSIBILITY=1 LIBGL_ALWAYS_SOFTWARE=1 XDG_CURRENT_DESKTOP=GNOME
 )
 
-start_bus() { # LABEL -> prints the address; records the pid
-  local out addr pid
-  out=$(env "${base_env[@]}" dbus-daemon --session --fork --print-address=1 --print-pid=1 \
-    </dev/null 2>"$DIR/$1.log") || die "dbus-daemon ($1) failed; see $DIR/$1.log"
-  addr=$(sed -n 1p <<<"$out")
-  pid=$(sed -n 2p <<<"$out")
-  [[ -n "$addr" && "$pid" =~ ^[0-9]+$ ]] || die "unexpected dbus-daemon output: $out"
-  record_pid "$pid" "$1"
-  echo "$addr"
-}
-
 # --- 1. Xvfb (GNOME on X11 only) ----------------------------------------------------------
 display=""
-if [[ $kind == gnome-x11 ]]; then
-  xvfb_ready() { # N PID
-    local lock_pid
-    lock_pid=$(tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null) || return 1
-    [[ "$lock_pid" == "$2" ]] && DISPLAY=":$1" xdpyinfo >/dev/null 2>&1
-  }
-  xvfb_pid=""
-  for ((n = 90; n < 190; n++)); do
-    [[ -e /tmp/.X11-unix/X$n || -e /tmp/.X$n-lock ]] && continue
-    Xvfb ":$n" -screen 0 "${MONITOR}x24" -nolisten tcp -noreset </dev/null >"$DIR/xvfb.log" 2>&1 &
-    xvfb_pid=$!
-    rc=0
-    wait_for "Xvfb :$n" "$xvfb_pid" xvfb_ready "$n" "$xvfb_pid" || rc=$?
-    if [[ $rc -eq 0 ]]; then display=":$n"; break; fi
-    if [[ $rc -eq 1 ]]; then kill "$xvfb_pid" 2>/dev/null || true; exit 1; fi
-    wait "$xvfb_pid" 2>/dev/null || true
-    xvfb_pid=""
-  done
-  [[ -n "$display" ]] || die "no free X display between :90 and :189"
-  record_pid "$xvfb_pid" xvfb
-  echo "${display#:}" >"$DIR/display"
-fi
+[[ $kind == gnome-x11 ]] && start_xvfb "${MONITOR}x24"
 
 # --- 2. session bus and the stand-in system bus -------------------------------------------
-bus_address=$(start_bus dbus)
+bus_address=$(start_bus dbus "${base_env[@]}")
 echo "$bus_address" >"$DIR/bus-address"
-system_bus_address=$(start_bus system-dbus)
+system_bus_address=$(start_bus system-dbus "${base_env[@]}")
 echo "$system_bus_address" >"$DIR/system-bus-address"
 base_env+=(DBUS_SESSION_BUS_ADDRESS="$bus_address" DBUS_SYSTEM_BUS_ADDRESS="$system_bus_address")
 
@@ -170,22 +83,7 @@ name_owned() { # NAME
 }
 
 # --- 3. AT-SPI bus launcher (before the shell, so the shell and apps find it) --------------
-launcher_args=(--launch-immediately)
-grep -qa -- '--a11y=' "$LAUNCHER" && launcher_args+=(--a11y=1)
-env "${base_env[@]}" "$LAUNCHER" "${launcher_args[@]}" </dev/null >"$DIR/atspi.log" 2>&1 &
-launcher_pid=$!
-record_pid "$launcher_pid" at-spi-bus-launcher
-wait_for "org.a11y.Bus on the session bus" "$launcher_pid" name_owned org.a11y.Bus \
-  || die "at-spi-bus-launcher did not register org.a11y.Bus; see $DIR/atspi.log"
-a11y_address=""
-get_a11y_address() {
-  a11y_address=$(session_send --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress \
-    | sed -n 's/^ *string "\(.*\)"$/\1/p')
-  [[ -n "$a11y_address" ]]
-}
-wait_for "org.a11y.Bus.GetAddress" "$launcher_pid" get_a11y_address || die "GetAddress failed"
-get_a11y_address
-echo "$a11y_address" >"$DIR/a11y-address"
+start_atspi "$bus_address" "${base_env[@]}"
 
 # --- 4. pipewire and wireplumber ------------------------------------------------------------
 env "${base_env[@]}" pipewire </dev/null >"$DIR/pipewire.log" 2>&1 &
@@ -230,13 +128,6 @@ wait_for "the Overview to close" "$shell_pid" overview_closed \
 echo "$kind" >"$DIR/kind"
 
 # --- env file -----------------------------------------------------------------------------
-emit() {
-  if [[ "$2" =~ ^[A-Za-z0-9_:/.,=+@%-]*$ ]]; then
-    echo "export $1=$2"
-  else
-    echo "export $1='$2'"
-  fi
-}
 {
   if [[ $kind == gnome-wayland ]]; then
     emit WAYLAND_DISPLAY wayland-0
@@ -264,5 +155,5 @@ emit() {
   emit AD_DESKTOP_KIND "$kind"
 } >"$DIR/env.tmp"
 mv "$DIR/env.tmp" "$DIR/env"
-ok=1
+desktop_done
 cat "$DIR/env"

@@ -26,13 +26,17 @@ FIXTURE=$BUILD/tests/fixture-app/ad-fixture
 
 failed=0
 rows=()
-for kind in openbox gnome-wayland; do
-  for measure in click type; do
+# gnome-wayland-unsafe: GNOME Shell in unsafe mode, whose window list proves the fixture's
+# screen points (src/linux/shell_frames.h), so its click is a pointer click on the fixture.
+for kind in openbox gnome-wayland gnome-wayland-unsafe; do
+  for measure in click semantic type; do
     home=$(mktemp -d "${TMPDIR:-/tmp}/ad-bench-wl.XXXXXX")
-    desktop_kind=$kind
+    desktop_kind=$kind unsafe=0
     [[ $kind == openbox ]] && desktop_kind=""
+    [[ $kind == gnome-wayland-unsafe ]] && desktop_kind=gnome-wayland unsafe=1
     # One bash per series, so its desktop's EXIT trap stops the desktop.
     if out=$(cd "$root" && AD_DESKTOP_KIND=$desktop_kind AD_DESKTOP_PRIVATE=1 \
+               AD_GNOME_UNSAFE_MODE=$unsafe \
                AGENT_DESKTOP_HOME=$home bash -c 'source scripts/desktop-env.sh; \
                /usr/bin/python3 bench/bench_wayland_series.py "$@"' _ \
                "$AD" "$FIXTURE" "$measure" "$RUNS" | tail -1); then

@@ -14,7 +14,7 @@
 #include "platform/adapter.h"
 
 /* The longest one ask may take, so a stalled helper costs a read little. */
-#define AD_NOTIFY_CLIENT_MS 500
+#define AD_NOTIFY_CLIENT_MS 1000
 
 /* Names the rows of s that the monitor proves; never fails (see above). Ends by the earlier
  * of deadline_us and AD_NOTIFY_CLIENT_MS from now. */

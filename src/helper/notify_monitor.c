@@ -371,7 +371,7 @@ json_t *ad_notify_monitor_request(ad_notify_monitor *m, const json_t *req)
         return json_pack("{s:b, s:s, s:s}", "ok", 0, "code", "ACTION_FAILED", "message",
                          "the monitor connection closed");
     json_t *reply = json_pack("{s:b, s:b, s:I}", "ok", 1, "monitoring", 1, "since_ms",
-                              (json_int_t)((m->last_us - m->since_us) / 1000));
+                              (json_int_t)((ad_helper_now_us() - m->since_us) / 1000));
     if (list)
         json_object_set_new(reply, "entries", entries_json(m));
     return reply;

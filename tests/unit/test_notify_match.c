@@ -33,95 +33,72 @@ static json_t *entry(const char *app, const char *summary, const char *body, boo
                      "sender_pid", (json_int_t)0, "age_ms", (json_int_t)5, "open", open);
 }
 
+/* The app_name the rule gives row `row` of the surface `pairs` against table (stolen; NULL:
+ * no helper), as a copy the caller frees; NULL when it gives none. */
+static char *name_of(const char *const *pairs, json_t *table, size_t row)
+{
+    ad_notification_surface s;
+    rows(&s, pairs);
+    assert_int_equal(ad_notify_match_apps(&s, table), 0);
+    char *name = s.items[row].app_name ? strdup(s.items[row].app_name) : NULL;
+    json_decref(table);
+    ad_notification_surface_clear(&s);
+    return name;
+}
+
+static const char *const ONE_ROW[] = {"T", "B", NULL, NULL};
+
 static void test_unique_open_entry_names_its_row(void **state)
 {
     (void)state;
-    ad_notification_surface s;
-    rows(&s, (const char *const[]){"T", "B", "Other", NULL, NULL, NULL});
-    json_t *table = json_pack("[o, o]", entry("MyApp", "T", "B", true),
-                              entry("Mail", "Else", "", true));
-    assert_int_equal(ad_notify_match_apps(&s, table), 0);
-    assert_string_equal(s.items[0].app_name, "MyApp");
-    assert_null(s.items[1].app_name); /* no entry has its text */
-    json_decref(table);
-    ad_notification_surface_clear(&s);
+    const char *const two[] = {"T", "B", "Other", NULL, NULL, NULL};
+    char *name = name_of(two, json_pack("[o, o]", entry("MyApp", "T", "B", true),
+                                        entry("Mail", "Else", "", true)), 0);
+    assert_string_equal(name, "MyApp");
+    free(name);
+    /* No entry has the second row's text. */
+    assert_null(name_of(two, json_pack("[o]", entry("MyApp", "T", "B", true)), 1));
 }
 
 static void test_empty_body_equals_a_missing_one(void **state)
 {
     (void)state;
-    ad_notification_surface s;
-    rows(&s, (const char *const[]){"Title only", NULL, NULL, NULL});
-    json_t *table = json_pack("[o]", entry("Clock", "Title only", "", true));
-    assert_int_equal(ad_notify_match_apps(&s, table), 0);
-    assert_string_equal(s.items[0].app_name, "Clock");
-    json_decref(table);
-    ad_notification_surface_clear(&s);
+    const char *const title_only[] = {"Title only", NULL, NULL, NULL};
+    char *name = name_of(title_only, json_pack("[o]", entry("Clock", "Title only", "", true)), 0);
+    assert_string_equal(name, "Clock");
+    free(name);
 }
 
-static void test_twin_entries_name_nothing(void **state)
+static void test_twins_name_nothing(void **state)
 {
     (void)state;
-    ad_notification_surface s;
-    rows(&s, (const char *const[]){"Same", "Text", NULL, NULL});
-    json_t *table = json_pack("[o, o]", entry("AppA", "Same", "Text", true),
-                              entry("AppB", "Same", "Text", true));
-    assert_int_equal(ad_notify_match_apps(&s, table), 0);
-    assert_null(s.items[0].app_name);
-    json_decref(table);
-    ad_notification_surface_clear(&s);
-}
-
-static void test_twin_rows_name_nothing(void **state)
-{
-    (void)state;
-    ad_notification_surface s;
-    /* One twin was posted before the monitor ran: the entry cannot say which row is its. */
-    rows(&s, (const char *const[]){"Same", "Text", "Same", "Text", NULL, NULL});
-    json_t *table = json_pack("[o]", entry("AppA", "Same", "Text", true));
-    assert_int_equal(ad_notify_match_apps(&s, table), 0);
-    assert_null(s.items[0].app_name);
-    assert_null(s.items[1].app_name);
-    json_decref(table);
-    ad_notification_surface_clear(&s);
+    /* Two entries with the row's text. */
+    assert_null(name_of(ONE_ROW, json_pack("[o, o]", entry("AppA", "T", "B", true),
+                                           entry("AppB", "T", "B", true)), 0));
+    /* Two rows with one entry's text (the other posted before the monitor ran): the entry
+     * cannot say which row is its. */
+    const char *const twin_rows[] = {"T", "B", "T", "B", NULL, NULL};
+    assert_null(name_of(twin_rows, json_pack("[o]", entry("AppA", "T", "B", true)), 0));
+    assert_null(name_of(twin_rows, json_pack("[o]", entry("AppA", "T", "B", true)), 1));
 }
 
 static void test_closed_entry_names_nothing(void **state)
 {
     (void)state;
-    ad_notification_surface s;
-    rows(&s, (const char *const[]){"T", "B", NULL, NULL});
-    json_t *closed = json_pack("[o]", entry("MyApp", "T", "B", false));
-    assert_int_equal(ad_notify_match_apps(&s, closed), 0);
-    assert_null(s.items[0].app_name);
+    assert_null(name_of(ONE_ROW, json_pack("[o]", entry("MyApp", "T", "B", false)), 0));
     /* A closed twin still counts: the open one alone does not prove the row is its. */
-    json_t *both = json_pack("[o, o]", entry("Old", "T", "B", false),
-                             entry("New", "T", "B", true));
-    assert_int_equal(ad_notify_match_apps(&s, both), 0);
-    assert_null(s.items[0].app_name);
-    json_decref(closed);
-    json_decref(both);
-    ad_notification_surface_clear(&s);
+    assert_null(name_of(ONE_ROW, json_pack("[o, o]", entry("Old", "T", "B", false),
+                                           entry("New", "T", "B", true)), 0));
 }
 
 static void test_absent_table_or_entry_names_nothing(void **state)
 {
     (void)state;
-    ad_notification_surface s;
-    rows(&s, (const char *const[]){"T", "B", NULL, NULL});
-    assert_int_equal(ad_notify_match_apps(&s, NULL), 0); /* no helper */
-    assert_null(s.items[0].app_name);
-    json_t *empty = json_array();
-    assert_int_equal(ad_notify_match_apps(&s, empty), 0); /* posted before the monitor */
-    assert_null(s.items[0].app_name);
-    /* A body that differs is another notification, and a nameless sender proves nothing. */
-    json_t *other = json_pack("[o, o]", entry("MyApp", "T", "B2", true),
-                              entry("", "T", "B", true));
-    assert_int_equal(ad_notify_match_apps(&s, other), 0);
-    assert_null(s.items[0].app_name);
-    json_decref(empty);
-    json_decref(other);
-    ad_notification_surface_clear(&s);
+    assert_null(name_of(ONE_ROW, NULL, 0));         /* no helper */
+    assert_null(name_of(ONE_ROW, json_array(), 0)); /* posted before the monitor */
+    /* A body that differs is another notification; a nameless sender proves nothing. */
+    assert_null(name_of(ONE_ROW, json_pack("[o]", entry("MyApp", "T", "B2", true)), 0));
+    assert_null(name_of(ONE_ROW, json_pack("[o]", entry("", "T", "B", true)), 0));
 }
 
 static void test_banner_copy_is_named_with_its_row(void **state)
@@ -145,8 +122,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unique_open_entry_names_its_row),
         cmocka_unit_test(test_empty_body_equals_a_missing_one),
-        cmocka_unit_test(test_twin_entries_name_nothing),
-        cmocka_unit_test(test_twin_rows_name_nothing),
+        cmocka_unit_test(test_twins_name_nothing),
         cmocka_unit_test(test_closed_entry_names_nothing),
         cmocka_unit_test(test_absent_table_or_entry_names_nothing),
         cmocka_unit_test(test_banner_copy_is_named_with_its_row),

@@ -307,6 +307,24 @@ def test_notification_action_reaches_the_sender(run, notes):
 # ---- wait --notification -----------------------------------------------------------------
 
 
+def wait_while_posting(cli, args, post):
+    """Runs `wait --notification ARGS` and, until it ends (at most 20 rounds), calls post(k);
+    returns the wait's envelope."""
+    w = subprocess.Popen([cli.binary, "wait", "--notification"] + list(args),
+                         stdout=subprocess.PIPE, text=True, env=cli.environment())
+    try:
+        for k in range(20):
+            if w.poll() is not None:
+                break
+            post(k)
+        out, _ = w.communicate(timeout=40)
+    finally:
+        if w.poll() is None:
+            w.kill()
+            w.wait(timeout=10)
+    return json.loads(out)
+
+
 def test_wait_sees_only_a_new_notification(cli, notes):
     t = tag()
     notes.send("old %s" % t, "already here")
@@ -315,23 +333,13 @@ def test_wait_sees_only_a_new_notification(cli, notes):
     assert env["error"]["code"] == "TIMEOUT", env
     # A running wait returns the first matching notification posted after its baseline;
     # a non-matching one posted just before each matching one is skipped.
-    w = subprocess.Popen([cli.binary, "wait", "--notification", "--text", "new " + t,
-                          "--timeout", "30000"], stdout=subprocess.PIPE, text=True,
-                         env=cli.environment())
-    try:
-        sent = []
-        for k in range(20):
-            if w.poll() is not None:
-                break
-            notes.send("other-%d %s" % (k, t), wait=False)
-            notes.send("new %s %d" % (t, k), wait=False)
-            sent.append("new %s %d" % (t, k))
-        out, _ = w.communicate(timeout=40)
-    finally:
-        if w.poll() is None:
-            w.kill()
-            w.wait(timeout=10)
-    env = json.loads(out)
+    sent = []
+
+    def post(k):
+        notes.send("other-%d %s" % (k, t), wait=False)
+        notes.send("new %s %d" % (t, k), wait=False)
+        sent.append("new %s %d" % (t, k))
+    env = wait_while_posting(cli, ["--text", "new " + t, "--timeout", "30000"], post)
     assert env["ok"], env
     got = env["data"]["notification"]
     assert env["data"]["condition"] == "notification" and env["data"]["matched"] is True
@@ -383,22 +391,11 @@ def test_twins_have_no_app_name(run, notes):
 def test_wait_names_the_app(cli, run, notes):
     listed(run)
     t = tag()
-    w = subprocess.Popen([cli.binary, "wait", "--notification", "--app", "WaitApp",
-                          "--timeout", "30000"], stdout=subprocess.PIPE, text=True,
-                         env=cli.environment())
-    try:
-        # Another app's notification does not end the wait; ours does.
-        for k in range(20):
-            if w.poll() is not None:
-                break
-            notes.send("not ours %d %s" % (k, t), app="OtherApp", wait=False)
-            notes.send("waited %d %s" % (k, t), app="WaitApp", wait=False)
-        out, _ = w.communicate(timeout=40)
-    finally:
-        if w.poll() is None:
-            w.kill()
-            w.wait(timeout=10)
-    env = json.loads(out)
+
+    def post(k):  # another app's notification does not end the wait; ours does
+        notes.send("not ours %d %s" % (k, t), app="OtherApp", wait=False)
+        notes.send("waited %d %s" % (k, t), app="WaitApp", wait=False)
+    env = wait_while_posting(cli, ["--app", "WaitApp", "--timeout", "30000"], post)
     assert env["ok"], env
     got = env["data"]["notification"]
     assert got["app_name"] == "WaitApp" and got["title"].startswith("waited ")

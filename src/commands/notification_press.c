@@ -71,8 +71,9 @@ static int guard(const ad_notification_surface *s, const json_t *args, int64_t i
         if (!row->app_name) {
             not_found(err, index, s->count, "does not show which app sent it");
             ad_error_detail(err, "app_name", json_string("unknown"));
-            ad_error_suggest(err, "GNOME Shell does not show the sending app: identify the "
-                                  "notification with --expected-title");
+            ad_error_suggest(err, "The sending app is known only for notifications posted "
+                                  "after an earlier notification command, and not for twins: "
+                                  "identify this one with --expected-title");
             return -1;
         }
         if (strcasecmp(row->app_name, apps[i]) != 0)

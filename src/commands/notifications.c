@@ -47,12 +47,12 @@ json_t *ad_notif_row_json(const ad_notification_surface *s, size_t i)
 {
     const ad_notification *n = &s->items[i];
     const ad_notification *shown = ad_notif_banner_row(s) == i ? &s->banner : n;
-    json_t *row = json_pack("{s:I, s:s}", "index", (json_int_t)(i + 1), "title",
-                            n->title ? n->title : "");
-    /* Omitted when unknown (json-output.md: a None field is left out); GNOME Shell 43 never
-     * shows the sending app. */
+    json_t *row = json_pack("{s:I}", "index", (json_int_t)(i + 1));
+    /* Omitted when unknown (json-output.md: a None field is left out); on GNOME Shell only
+     * the helper's monitor can prove it (linux/notify_match.h). */
     if (n->app_name)
         json_object_set_new(row, "app_name", json_string(n->app_name));
+    json_object_set_new(row, "title", json_string(n->title ? n->title : ""));
     if (n->body)
         json_object_set_new(row, "body", json_string(n->body));
     if (shown->n_actions) {

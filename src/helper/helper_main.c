@@ -10,7 +10,7 @@
  * is pending: right after the last one let go (for the clipboard: another client took the
  * selection; for the overlay: the last cursor was stopped), or AD_HELPER_IDLE_MS after a
  * start that left nothing held. Services: "clipboard" (clip_owner.h), "overlay"
- * (overlay_x11.h), "wlinput" (wl_session.h).
+ * (overlay_x11.h), "wlinput" (wl_session.h), "notify" (notify_monitor.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +28,7 @@
 
 #include "helper/clip_owner.h"
 #include "helper/helper_proto.h"
+#include "helper/notify_monitor.h"
 #include "helper/overlay_x11.h"
 #include "helper/wl_session.h"
 
@@ -90,11 +91,25 @@ static int wl_dispatch(void *s) { return ad_wl_session_dispatch(s); }
 static bool wl_holds(const void *s) { return ad_wl_session_holds(s); }
 static int wl_timeout(const void *s) { return ad_wl_session_timeout_ms(s); }
 
+static json_t *notify_request(void *s, const json_t *req, const unsigned char *p, size_t n,
+                              int fd)
+{
+    (void)p;
+    (void)n;
+    (void)fd;
+    return ad_notify_monitor_request(s, req);
+}
+static int notify_fd(const void *s) { return ad_notify_monitor_fd(s); }
+static int notify_dispatch(void *s) { return ad_notify_monitor_dispatch(s); }
+static bool notify_holds(const void *s) { return ad_notify_monitor_holds(s); }
+static int notify_timeout(const void *s) { return ad_notify_monitor_timeout_ms(s); }
+
 static helper_service services[] = {
     {"clipboard", NULL, clip_request, clip_fd, clip_dispatch, clip_holds, clip_timeout},
     {"overlay", NULL, overlay_request, overlay_fd, overlay_dispatch, overlay_holds,
      overlay_timeout},
     {"wlinput", NULL, wl_request, wl_fd, wl_dispatch, wl_holds, wl_timeout},
+    {"notify", NULL, notify_request, notify_fd, notify_dispatch, notify_holds, notify_timeout},
 };
 #define N_SERVICES (sizeof(services) / sizeof(services[0]))
 
@@ -230,7 +245,8 @@ int main(void)
     services[0].state = ad_clip_owner_new();
     services[1].state = ad_overlay_new();
     services[2].state = ad_wl_session_new();
-    if (!services[0].state || !services[1].state || !services[2].state)
+    services[3].state = ad_notify_monitor_new();
+    if (!services[0].state || !services[1].state || !services[2].state || !services[3].state)
         return 1;
     int64_t idle_since = ad_helper_now_us();
     bool was_held = false;
@@ -269,6 +285,7 @@ int main(void)
     ad_clip_owner_free(services[0].state);
     ad_overlay_free(services[1].state);
     ad_wl_session_free(services[2].state);
+    ad_notify_monitor_free(services[3].state);
     close(lock);
     return 0;
 }

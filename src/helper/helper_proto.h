@@ -4,7 +4,8 @@
  * lives only as long as the window that owns it, so the clipboard needs a process that stays
  * after `clipboard-set` exits, and the cursor overlay's windows must stay between commands
  * (later the Wayland input session too). One executable serves all of them as named
- * services ("clipboard", clip_owner.h; "overlay", overlay_x11.h); one instance runs
+ * services ("clipboard", clip_owner.h; "overlay", overlay_x11.h; "wlinput", wl_session.h;
+ * "notify", notify_monitor.h, which must watch the bus between commands); one instance runs
  * per user, started on demand. It carries the name the spec installs beside `agent-desktop`
  * on Linux, `agent-desktop-linux-clipboard-owner` (installation.md), because the clipboard
  * is its first service; the cursor overlay joined it, the Wayland input session comes later.

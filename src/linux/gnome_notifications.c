@@ -11,6 +11,7 @@
 #include "linux/atspi_apps.h"
 #include "linux/bus_call.h"
 #include "linux/gnome_notifications.h"
+#include "linux/notify_client.h"
 #include "linux/proc.h"
 #include "linux/walker.h"
 
@@ -305,5 +306,8 @@ int ad_gnome_read_notifications(sd_bus *a11y, int64_t deadline_us, ad_notificati
                           tree.cut_reason ? tree.cut_reason : "cut");
     }
     ad_tree_clear(&tree);
+    /* The tree never names the sender: the helper's monitor may prove it (notify_match.h). */
+    if (rc == 0)
+        ad_notify_name_apps(ret, deadline_us);
     return rc;
 }

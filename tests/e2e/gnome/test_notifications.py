@@ -2,7 +2,9 @@
 notify-send posts them; the effects are read independently: the shell's own AT-SPI tree
 through pyatspi (the message list's rows and the banner, with their labels and buttons) and
 notify-send's process (`--wait` exits when the notification closes and prints the action
-chosen with -A).
+chosen with -A). app_name comes from the helper's D-Bus monitor (helper/notify_monitor.h),
+which sees only what is posted after a notification command started it: tests that expect a
+name run `list-notifications` before they post.
 
 Every title is unique per test, so rows the desktop posted itself (GNOME warns a root
 session with "Logged in as a privileged user") never match. The mutations press the shell
@@ -10,6 +12,8 @@ with the adapter's physical op: XTEST on GNOME X11; on GNOME Wayland they need t
 RemoteDesktop input session (the wlinput branch) and fail with ACTION_NOT_SUPPORTED
 wayland_session before it is merged."""
 import json
+import os
+import signal
 import subprocess
 import uuid
 
@@ -17,7 +21,7 @@ import pytest
 import pyatspi
 
 import atspi_observer as obs
-from e2e_helpers import expect_error
+from e2e_helpers import expect_error, helper_pid
 
 # gnome-shell 43: a banner's notification object sits 4 levels below the application, the
 # message list's rows 15 (the same layout facts the adapter documents).
@@ -88,8 +92,13 @@ class Notes:
     def __init__(self):
         self.procs = []
 
-    def send(self, title, body=None, actions=(), critical=False, wait=True):
+    def send(self, title, body=None, actions=(), critical=False, wait=True, app=None,
+             copies=1):
+        """Posts one notification and waits until the shell lists `copies` rows with its
+        title."""
         argv = ["notify-send"]
+        if app:
+            argv += ["-a", app]
         if wait:
             argv.append("--wait")
         if critical:
@@ -101,7 +110,7 @@ class Notes:
             argv.append(body)
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.procs.append(p)
-        obs.wait_until(lambda: title in shell_titles(), timeout=30.0,
+        obs.wait_until(lambda: shell_titles().count(title) >= copies, timeout=30.0,
                        what="%r in the shell's message list" % title)
         return p
 
@@ -139,6 +148,7 @@ def index_of(rows, title):
 
 
 def test_list_matches_the_shell(run, notes):
+    listed(run)  # starts the helper's monitor: what follows is named
     t = tag()
     notes.send("first %s" % t, "body one %s" % t)
     notes.send("second %s" % t)  # no body
@@ -150,11 +160,13 @@ def test_list_matches_the_shell(run, notes):
     first, second = index_of(data, "first %s" % t), index_of(data, "second %s" % t)
     assert first["body"] == "body one %s" % t
     assert "body" not in second
-    # GNOME Shell 43 never shows the sending app: app_name is left out, not guessed.
-    assert "app_name" not in first and "app_name" not in second
+    # The shell's tree never names the sender; the monitor saw notify-send's Notify calls
+    # (the one without a body too: an empty body equals a missing one).
+    assert first["app_name"] == second["app_name"] == "notify-send"
 
 
 def test_filters_and_limit_keep_the_unfiltered_index(run, notes):
+    listed(run)
     t = tag()
     notes.send("filter-a %s" % t, "alpha")
     notes.send("filter-b %s" % t, "beta %s" % t)
@@ -166,8 +178,12 @@ def test_filters_and_limit_keep_the_unfiltered_index(run, notes):
     both = listed(run, "--text", t)
     assert sorted(r["index"] for r in both["notifications"]) == sorted([a["index"], b["index"]])
     assert listed(run, "--limit", "1")["notifications"] == [full["notifications"][0]]
-    # No row shows an app, so an app filter matches none.
-    assert listed(run, "--app", "notify-send")["count"] == 0
+    # --app matches the proved app_name, case-insensitively; another app matches none.
+    ours = listed(run, "--app", "NOTIFY-SEND")
+    assert sorted(r["index"] for r in ours["notifications"] if r["title"].endswith(t)) == \
+        sorted([a["index"], b["index"]])
+    assert all(r["app_name"] == "notify-send" for r in ours["notifications"])
+    assert listed(run, "--app", "nobody-sends-this")["count"] == 0
 
 
 def test_banner_actions_are_listed(run, notes):
@@ -209,19 +225,20 @@ def test_identity_is_required(run, notes):
 
 
 def test_identity_guard_presses_nothing(run, notes, gnome_kind):
+    listed(run)
     t = tag()
     keep = notes.send("keep %s" % t, "stay")
     gone = notes.send("gone %s" % t, "go")
     data = listed(run)
     ki, gi = index_of(data, "keep %s" % t)["index"], index_of(data, "gone %s" % t)["index"]
-    # The row at keep's index is named with the other's title, and an app the shell never
-    # shows: both refused before any input.
+    # The row at keep's index is named with the other's title, and with an app that did not
+    # send it: both refused before any input.
     err = expect_error(run("--headed", "dismiss-notification", str(ki), "--expected-title",
                            "gone %s" % t), "NOTIFICATION_NOT_FOUND")
     assert err["details"]["index"] == ki
     err = expect_error(run("--headed", "dismiss-notification", str(ki), "--expected-app",
-                           "notify-send"), "NOTIFICATION_NOT_FOUND")
-    assert err["details"]["app_name"] == "unknown"
+                           "another-app"), "NOTIFICATION_NOT_FOUND")
+    assert err["details"]["index"] == ki and "another app" in err["message"]
     # Canary: the right identity dismisses `gone`; once it has left the shell's tree, `keep`
     # must still be there, its sender still waiting.
     code, env = run("--headed", "dismiss-notification", str(gi), "--expected-title",
@@ -290,6 +307,24 @@ def test_notification_action_reaches_the_sender(run, notes):
 # ---- wait --notification -----------------------------------------------------------------
 
 
+def wait_while_posting(cli, args, post):
+    """Runs `wait --notification ARGS` and, until it ends (at most 20 rounds), calls post(k);
+    returns the wait's envelope."""
+    w = subprocess.Popen([cli.binary, "wait", "--notification"] + list(args),
+                         stdout=subprocess.PIPE, text=True, env=cli.environment())
+    try:
+        for k in range(20):
+            if w.poll() is not None:
+                break
+            post(k)
+        out, _ = w.communicate(timeout=40)
+    finally:
+        if w.poll() is None:
+            w.kill()
+            w.wait(timeout=10)
+    return json.loads(out)
+
+
 def test_wait_sees_only_a_new_notification(cli, notes):
     t = tag()
     notes.send("old %s" % t, "already here")
@@ -298,24 +333,99 @@ def test_wait_sees_only_a_new_notification(cli, notes):
     assert env["error"]["code"] == "TIMEOUT", env
     # A running wait returns the first matching notification posted after its baseline;
     # a non-matching one posted just before each matching one is skipped.
-    w = subprocess.Popen([cli.binary, "wait", "--notification", "--text", "new " + t,
-                          "--timeout", "30000"], stdout=subprocess.PIPE, text=True,
-                         env=cli.environment())
-    try:
-        sent = []
-        for k in range(20):
-            if w.poll() is not None:
-                break
-            notes.send("other-%d %s" % (k, t), wait=False)
-            notes.send("new %s %d" % (t, k), wait=False)
-            sent.append("new %s %d" % (t, k))
-        out, _ = w.communicate(timeout=40)
-    finally:
-        if w.poll() is None:
-            w.kill()
-            w.wait(timeout=10)
-    env = json.loads(out)
+    sent = []
+
+    def post(k):
+        notes.send("other-%d %s" % (k, t), wait=False)
+        notes.send("new %s %d" % (t, k), wait=False)
+        sent.append("new %s %d" % (t, k))
+    env = wait_while_posting(cli, ["--text", "new " + t, "--timeout", "30000"], post)
     assert env["ok"], env
     got = env["data"]["notification"]
     assert env["data"]["condition"] == "notification" and env["data"]["matched"] is True
     assert got["title"] in sent and got["title"] != "old %s" % t
+
+
+# ---- app_name from the helper's monitor --------------------------------------------------
+
+
+def test_monitored_app_name_filters_and_guards(run, notes):
+    listed(run)  # the first notification command starts the monitor
+    t = tag()
+    p = notes.send("named %s" % t, "from my app %s" % t, app="MyApp")
+    row = index_of(listed(run), "named %s" % t)
+    assert row["app_name"] == "MyApp"
+    only = listed(run, "--app", "myapp")["notifications"]
+    assert [r["title"] for r in only if r["title"].endswith(t)] == ["named %s" % t]
+    assert all(r["app_name"] == "MyApp" for r in only)
+    # Another app's name is refused before any input ...
+    expect_error(run("--headed", "dismiss-notification", str(row["index"]), "--expected-app",
+                     "OtherApp"), "NOTIFICATION_NOT_FOUND")
+    # ... ordering canary: a notification posted after the refusal is listed, and ours is
+    # still there, its sender still waiting.
+    notes.send("canary %s" % t)
+    assert "named %s" % t in shell_titles() and p.poll() is None
+    # The proved app dismisses it (case-insensitive): the sender's --wait returns and the
+    # row left the shell's tree.
+    row = index_of(listed(run), "named %s" % t)
+    code, env = run("--headed", "dismiss-notification", str(row["index"]), "--expected-app",
+                    "myapp")
+    assert code == 0 and env["ok"], env
+    assert env["data"]["dismissed"]["app_name"] == "MyApp"
+    p.wait(timeout=30)
+    assert "named %s" % t not in shell_titles()
+
+
+def test_twins_have_no_app_name(run, notes):
+    listed(run)
+    t = tag()
+    notes.send("twin %s" % t, "same text", app="AppA")
+    notes.send("twin %s" % t, "same text", app="AppB", copies=2)
+    twins = [r for r in listed(run)["notifications"] if r["title"] == "twin %s" % t]
+    # Two senders with the same title and body: neither row can be proved to be either's.
+    assert len(twins) == 2 and not [r for r in twins if "app_name" in r], twins
+    assert not [r for r in listed(run, "--app", "appa")["notifications"]
+                if r["title"] == "twin %s" % t]
+
+
+def test_wait_names_the_app(cli, run, notes):
+    listed(run)
+    t = tag()
+
+    def post(k):  # another app's notification does not end the wait; ours does
+        notes.send("not ours %d %s" % (k, t), app="OtherApp", wait=False)
+        notes.send("waited %d %s" % (k, t), app="WaitApp", wait=False)
+    env = wait_while_posting(cli, ["--app", "WaitApp", "--timeout", "30000"], post)
+    assert env["ok"], env
+    got = env["data"]["notification"]
+    assert got["app_name"] == "WaitApp" and got["title"].startswith("waited ")
+
+
+def test_without_the_helper_app_name_is_left_out(run, notes):
+    listed(run)
+    t = tag()
+    notes.send("seen %s" % t, "b", app="MyApp")
+    assert index_of(listed(run), "seen %s" % t)["app_name"] == "MyApp"
+    # Killed by pid: the list still works; the new helper's monitor never saw the post.
+    pid = helper_pid()
+    assert pid
+    os.kill(pid, signal.SIGKILL)
+    obs.wait_until(lambda: not os.path.exists("/proc/%d" % pid), timeout=10,
+                   what="the killed helper gone")
+    row = index_of(listed(run), "seen %s" % t)
+    assert "app_name" not in row and row["body"] == "b"
+    expect_error(run("--headed", "dismiss-notification", str(row["index"]), "--expected-app",
+                     "MyApp"), "NOTIFICATION_NOT_FOUND")
+    # A helper that cannot answer (stopped by pid): the list still works, unnamed.
+    pid = helper_pid()
+    assert pid
+    notes.send("stalled %s" % t, "b", app="MyApp")
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        code, env = run("list-notifications", timeout=60)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert code == 0 and env["ok"], env
+    row = index_of(env["data"], "stalled %s" % t)
+    assert "app_name" not in row and "seen %s" % t in [r["title"] for r in
+                                                       env["data"]["notifications"]]

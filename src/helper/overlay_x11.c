@@ -430,14 +430,23 @@ static json_t *do_hide(ad_overlay *o, const char *session, bool hide, const char
                 xcb_unmap_window(o->c, w[j]);
             continue;
         }
-        if (name && strcmp(k->name, name) == 0 && json_array_size(point) == 2 &&
-            !k->gliding) {
+        if (name && strcmp(k->name, name) == 0 && json_array_size(point) == 2) {
             k->x = json_number_value(json_array_get(point, 0));
             k->y = json_number_value(json_array_get(point, 1));
+            /* The input went ahead of a glide still under way (its client stopped waiting on
+             * a loaded machine): the rest of the path is stale, so the glide ends now, at the
+             * point the input left the pointer. Ignoring the point left the cursor at the
+             * drag's press point. */
+            if (k->gliding) {
+                k->next_pt = k->n_pts;
+                k->dwell_until = 0;
+            }
         }
         if (k->placed)
             ov_show_body(o, k);
     }
+    if (!hide)
+        ov_glide_advance(o); /* a glide ended above ends now, at its new point */
     if (round_trip(o) < 0)
         return ov_refuse("ACTION_FAILED", "the X connection broke while hiding the cursors");
     return json_pack("{s:b, s:i}", "ok", 1, hide ? "hidden" : "shown", count);

@@ -9,14 +9,16 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
+import tempfile
 import time
 
 import pytest
 
 from action_helpers import expect_count, need_state, settled_state
-from e2e_helpers import expect_error, fixture_ref, fixture_reset
+from e2e_helpers import Cli, expect_error, fixture_ref, fixture_reset
 
 ID_RE = re.compile(r"^run-[0-9]{13}-[0-9]+-[0-9]+$")
 
@@ -208,7 +210,17 @@ def _lock_is_held(path):
     return False
 
 
-def test_gc_removes_ended_sessions_nothing_uses(cli, state_home, ad_bin):
+@pytest.fixture
+def own_home(ad_bin):
+    """A state root of this test alone: gc's "nothing removed" must not count the sessions
+    other tests left in the shared one (the ASan run passed five minutes, their gc age)."""
+    home = tempfile.mkdtemp(prefix="ad-e2e-gc-")  # mode 0700
+    yield Cli(ad_bin, home), home
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def test_gc_removes_ended_sessions_nothing_uses(own_home, ad_bin):
+    cli, state_home = own_home
     ended = start(cli)["session_id"]
     opened = start(cli)["session_id"]
     busy = start(cli)["session_id"]

@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 import uuid
 
 import pytest
@@ -70,8 +71,16 @@ def _named(acc, role):
 
 
 def shell_rows():
-    """The message list's rows as pyatspi reads them: each row's labels, in list order."""
-    return [_named(a, "label") for d, a in _notification_nodes() if d > BANNER_MAX_DEPTH]
+    """The message list's rows as pyatspi reads them: each row's labels, in list order. A
+    read that meets an object the shell just destroyed (a banner going) is read again."""
+    for attempt in range(5):
+        try:
+            return [_named(a, "label") for d, a in _notification_nodes()
+                    if d > BANNER_MAX_DEPTH]
+        except Exception as e:  # GLib.GError: "... does not exist"
+            if "does not exist" not in str(e) or attempt == 4:
+                raise
+            time.sleep(0.2)
 
 
 def shell_titles():

@@ -12,6 +12,7 @@
 
 #include "core/ctx.h" /* ad_now_us */
 #include "core/deadline.h"
+#include "linux/atspi_apps.h"
 #include "linux/bus_call.h"
 #include "linux/session_bus.h"
 
@@ -25,23 +26,12 @@
 /* The pid of the connection holding CALLER_NAME, or 0 when unknown. */
 static uint32_t holder_pid(sd_bus *bus, int64_t deadline_us)
 {
-    sd_bus_message *reply = NULL;
     char *owner = NULL;
-    uint32_t pid = 0;
-    if (ad_bus_call_method(bus, deadline_us, BUS_NAME, BUS_PATH, BUS_NAME, "GetNameOwner",
-                           NULL, &reply, "s", CALLER_NAME) >= 0) {
-        const char *o;
-        if (sd_bus_message_read(reply, "s", &o) > 0)
-            owner = strdup(o);
-    }
-    reply = sd_bus_message_unref(reply);
-    if (owner && ad_bus_call_method(bus, deadline_us, BUS_NAME, BUS_PATH, BUS_NAME,
-                                    "GetConnectionUnixProcessID", NULL, &reply, "s",
-                                    owner) >= 0)
-        (void)sd_bus_message_read(reply, "u", &pid);
-    sd_bus_message_unref(reply);
+    int pid = 0;
+    if (ad_bus_name_owner(bus, deadline_us, CALLER_NAME, &owner, NULL) > 0)
+        pid = ad_atspi_bus_pid(bus, owner, deadline_us);
     free(owner);
-    return pid;
+    return pid > 0 ? (uint32_t)pid : 0;
 }
 
 /* Owns CALLER_NAME on `bus`, waiting while another connection holds it (never taking it

@@ -13,6 +13,7 @@
 #include "linux/gnome_notifications.h"
 #include "linux/notify_client.h"
 #include "linux/proc.h"
+#include "linux/session_bus.h"
 #include "linux/walker.h"
 
 #define NOTIFICATIONS_NAME "org.freedesktop.Notifications"
@@ -35,39 +36,6 @@ static int not_supported(ad_error *err, const char *daemon, const char *fmt, con
     return -1;
 }
 
-/* The unique name that owns `name` on bus: 1 with *ret (the caller's), 0 when nothing owns
- * it, -1 for a bus that did not answer (e filled). */
-static int name_owner(sd_bus *bus, int64_t deadline_us, const char *name, char **ret,
-                      sd_bus_error *e)
-{
-    sd_bus_message *reply = NULL;
-    const char *owner = NULL;
-    *ret = NULL;
-    int r = ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                               "org.freedesktop.DBus", "GetNameOwner", e, &reply, "s", name);
-    if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0 && owner)
-        *ret = strdup(owner);
-    sd_bus_message_unref(reply);
-    if (r < 0 && sd_bus_error_has_name(e, "org.freedesktop.DBus.Error.NameHasNoOwner")) {
-        sd_bus_error_free(e);
-        return 0;
-    }
-    return *ret ? 1 : -1;
-}
-
-static int connection_pid(sd_bus *bus, int64_t deadline_us, const char *unique, sd_bus_error *e)
-{
-    sd_bus_message *reply = NULL;
-    uint32_t pid = 0;
-    int r = ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                               "org.freedesktop.DBus", "GetConnectionUnixProcessID", e, &reply,
-                               "s", unique);
-    if (r >= 0 && sd_bus_message_read(reply, "u", &pid) < 0)
-        pid = 0;
-    sd_bus_message_unref(reply);
-    return (int)pid;
-}
-
 /* Proves that GNOME Shell serves org.freedesktop.Notifications and finds the shell's pid
  * (the owner of org.gnome.Shell). GNOME 43 serves the name from a gjs helper
  * (/usr/share/gnome-shell/org.gnome.Shell.Notifications, executable gjs-console) that also
@@ -88,20 +56,20 @@ static int shell_serving_notifications(int64_t deadline_us, int *ret_shell_pid, 
     }
     sd_bus_error e = SD_BUS_ERROR_NULL;
     char *owner = NULL, *helper = NULL, *shell = NULL;
-    int rc = -1, has = name_owner(bus, deadline_us, NOTIFICATIONS_NAME, &owner, &e);
+    int rc = -1, has = ad_bus_name_owner(bus, deadline_us, NOTIFICATIONS_NAME, &owner, &e);
     if (has == 0) {
         rc = not_supported(err, NULL, "no service owns %s", NOTIFICATIONS_NAME);
-    } else if (has > 0 && name_owner(bus, deadline_us, "org.gnome.Shell.Notifications", &helper,
+    } else if (has > 0 && ad_bus_name_owner(bus, deadline_us, "org.gnome.Shell.Notifications", &helper,
                                      &e) >= 0 &&
-               name_owner(bus, deadline_us, "org.gnome.Shell", &shell, &e) >= 0) {
+               ad_bus_name_owner(bus, deadline_us, "org.gnome.Shell", &shell, &e) >= 0) {
         bool by_shell = (helper && strcmp(helper, owner) == 0) ||
                         (shell && strcmp(shell, owner) == 0);
-        int shell_pid = shell ? connection_pid(bus, deadline_us, shell, &e) : 0;
+        int shell_pid = shell ? ad_atspi_bus_pid(bus, shell, deadline_us) : 0;
         if (by_shell && shell_pid > 0) {
             *ret_shell_pid = shell_pid;
             rc = 0;
         } else {
-            int pid = connection_pid(bus, deadline_us, owner, &e);
+            int pid = ad_atspi_bus_pid(bus, owner, deadline_us);
             char *exe = pid > 0 ? ad_proc_exe_name(pid) : NULL;
             rc = not_supported(err, exe ? exe : owner,
                                "org.freedesktop.Notifications is owned by %s, not GNOME Shell",

@@ -2,6 +2,7 @@
 #include "linux/session_bus.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linux/bus_call.h"
@@ -17,4 +18,22 @@ int ad_session_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err)
         return -1;
     }
     return 0;
+}
+
+int ad_bus_name_owner(sd_bus *bus, int64_t deadline_us, const char *name, char **ret,
+                      sd_bus_error *e)
+{
+    sd_bus_message *reply = NULL;
+    const char *owner = NULL;
+    *ret = NULL;
+    int r = ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                               "org.freedesktop.DBus", "GetNameOwner", e, &reply, "s", name);
+    if (r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0 && owner)
+        *ret = strdup(owner);
+    sd_bus_message_unref(reply);
+    if (r < 0 && sd_bus_error_has_name(e, "org.freedesktop.DBus.Error.NameHasNoOwner")) {
+        sd_bus_error_free(e);
+        return 0;
+    }
+    return *ret ? 1 : -1;
 }

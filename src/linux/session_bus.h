@@ -13,4 +13,10 @@
  * PLATFORM_NOT_SUPPORTED when there is none. */
 int ad_session_bus_open(int64_t deadline_us, sd_bus **ret_bus, ad_error *err);
 
+/* The unique name that owns `name` on bus: 1 with *ret (the caller's), 0 when nothing owns
+ * it, -1 for a bus that did not answer (e filled). The pid behind a unique name is
+ * ad_atspi_bus_pid (atspi_apps.h). */
+int ad_bus_name_owner(sd_bus *bus, int64_t deadline_us, const char *name, char **ret,
+                      sd_bus_error *e);
+
 #endif

@@ -5,6 +5,7 @@
 #include <systemd/sd-bus.h>
 
 #include "core/deadline.h"
+#include "linux/atspi_apps.h"
 #include "linux/bus_call.h"
 
 /* One expression, so one round trip. Meta.WindowType: MENU 6, DROPDOWN_MENU 9, POPUP_MENU 10,
@@ -20,23 +21,6 @@ static const char LIST_JS[] =
     " popup: w.is_override_redirect() || popups.includes(w.get_window_type()),"
     " minimized: w.minimized, focused: w === f,"
     " frame: [r.x, r.y, r.width, r.height], buffer: [b.x, b.y, b.width, b.height] }; }) }; })()";
-
-/* The pid of the connection that sent `reply`: the owner of org.gnome.Shell that answered
- * (the bus daemon's own record of that connection, not anything the shell says). 0 when
- * unknown. */
-static int answering_pid(sd_bus *bus, int64_t deadline_us, sd_bus_message *reply)
-{
-    const char *sender = sd_bus_message_get_sender(reply);
-    sd_bus_message *m = NULL;
-    uint32_t pid = 0;
-    if (sender && ad_bus_call_method(bus, deadline_us, "org.freedesktop.DBus",
-                                     "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "GetConnectionUnixProcessID", NULL, &m, "s", sender) >= 0 &&
-        sd_bus_message_read(m, "u", &pid) < 0)
-        pid = 0;
-    sd_bus_message_unref(m);
-    return (int)pid;
-}
 
 /* The stage's size from org.gnome.Shell.Introspect's ScreenSize, which gnome-shell 43 gives
  * any caller (its methods are restricted, the property is not): 0 with *ret, -1 unknown. */
@@ -79,7 +63,10 @@ ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows
         /* gnome-shell 43 answers (false, '') outside unsafe mode, before evaluating. */
         if (!ok && text && !*text) {
             st = AD_SHELL_FRAMES_UNSAFE_OFF;
-            ret->shell_pid = answering_pid(bus, until, reply);
+            /* The connection that answered for org.gnome.Shell, as the bus daemon records
+             * it (not anything the shell says). */
+            const char *sender = sd_bus_message_get_sender(reply);
+            ret->shell_pid = sender ? ad_atspi_bus_pid(bus, sender, until) : 0;
             (void)screen_size(bus, until, &ret->screen);
         }
         else if (ok && ad_shell_windows_parse(text, ret) == 0)

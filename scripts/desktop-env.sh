@@ -100,6 +100,12 @@ else
        return 1 2>/dev/null || exit 1 ;;
   esac
   if ! "${_ad_up[@]}" "$_ad_desktop_tmp" >/dev/null; then
+    # The daemons' logs go with the temp dir: show the ends of them first.
+    for _ad_log in "$_ad_desktop_tmp"/*.log; do
+      [[ -s "$_ad_log" ]] || continue
+      echo "desktop-env: last lines of ${_ad_log##*/}:" >&2
+      tail -n 5 -- "$_ad_log" >&2
+    done
     rm -rf -- "$_ad_desktop_tmp"
     echo "desktop-env: could not start a headless desktop" >&2
     # shellcheck disable=SC2317  # exit is reached when the file is run, not sourced

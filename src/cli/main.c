@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/help.h"
+#include "cli/lazy_libs.h"
 #include "cli/parse.h"
 #include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
@@ -39,6 +40,9 @@ int main(int argc, char **argv)
         printf("agent-desktop %s\n", AD_RELEASE_VERSION);
         goto done;
     }
+#ifdef AD_LAZY_LIBS
+    ad_lazy_set_command(parsed.command->name, parsed.command->mutates);
+#endif
     ad_adapter *adapter = ad_linux_adapter_new();
     json_t *env = ad_dispatch(adapter, parsed.command, parsed.args, parsed.globals, &exit_code);
     ad_envelope_print(env);

@@ -101,3 +101,15 @@ def test_a_broken_libsystemd_gives_an_error_envelope(cli, tmp_path):
     assert err["code"] == "INTERNAL", err
     assert "libsystemd.so.0" in err["message"], err
     assert err["disposition"]["delivery"] == "not_delivered", err
+
+
+def test_a_snapshot_makes_one_x11_connection(cli, state_home, fixture_app):
+    """The window reads of a snapshot (client list, origins, screen size) share one X
+    connection: main made two (a second one for the screen size)."""
+    envelope, lines = traced_lines(cli, "connect", "snapshot", *FIXTURE, "-i")
+    assert envelope["ok"], envelope["error"]
+    x11 = [line for line in lines if " connect(" in line and ".X11-unix" in line]
+    assert len(x11) == 1, x11
+    envelope, lines = traced_lines(cli, "connect", "list-apps")
+    assert envelope["ok"], envelope["error"]
+    assert not [line for line in lines if ".X11-unix" in line], "list-apps needs no X11"

@@ -49,6 +49,8 @@ void *ad_lazy_resolve(size_t k)
     const ad_lazy_symbol *s = &ad_lazy_symbols[k];
     const char *soname = ad_lazy_sonames[s->soname];
     pthread_mutex_lock(&lazy_lock);
+    if ((size_t)s->soname >= sizeof(handles) / sizeof(handles[0]))
+        fail(soname, NULL, "more libraries in lazy_symbols.txt than lazy_libs.c holds");
     void *h = handles[s->soname];
     if (!h) {
         /* RTLD_LAZY: only what is called gets bound; RTLD_LOCAL: nothing of it becomes

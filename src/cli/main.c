@@ -6,6 +6,7 @@
 #include "cli/help.h"
 #include "cli/lazy_libs.h"
 #include "cli/parse.h"
+#include "dispatch/batch.h"
 #include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
 #include "mcp/server.h"
@@ -41,7 +42,9 @@ int main(int argc, char **argv)
         goto done;
     }
 #ifdef AD_LAZY_LIBS
-    ad_lazy_set_command(parsed.command->name, parsed.command->mutates);
+    /* A batch may have run a mutating entry before a library failed to load. */
+    ad_lazy_set_command(parsed.command->name,
+                        parsed.command->mutates || parsed.command->handler == ad_cmd_batch);
 #endif
     ad_adapter *adapter = ad_linux_adapter_new();
     json_t *env = ad_dispatch(adapter, parsed.command, parsed.args, parsed.globals, &exit_code);

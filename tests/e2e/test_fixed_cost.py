@@ -113,3 +113,14 @@ def test_a_snapshot_makes_one_x11_connection(cli, state_home, fixture_app):
     envelope, lines = traced_lines(cli, "connect", "list-apps")
     assert envelope["ok"], envelope["error"]
     assert not [line for line in lines if ".X11-unix" in line], "list-apps needs no X11"
+
+
+def test_a_broken_libsystemd_in_a_batch_leaves_delivery_unknown(cli, tmp_path):
+    """A batch may have run a mutating entry before the library failed: its delivery is
+    unknown, never a safe retry."""
+    env = _library_without_symbols(tmp_path, "libsystemd.so.0")
+    p = cli.raw("batch", json.dumps([{"command": "list-apps"}]), env=env)
+    envelope = check_envelope(p.stdout, p.stderr, p.returncode, ("batch",))
+    err = envelope["error"]
+    assert err["code"] == "INTERNAL" and "libsystemd.so.0" in err["message"], err
+    assert err["disposition"] == {"delivery": "unknown", "retry": "unknown"}, err

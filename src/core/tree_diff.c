@@ -86,14 +86,16 @@ static bool value_differs(const ad_node *b, const ad_node *a)
     return text_differs(&b->value, &a->value);
 }
 
+/* Known with none and absent are the same: no actions (a stored read keeps no empty list). */
 static bool actions_differ(const ad_node *b, const ad_node *a)
 {
-    if (b->actions_state != AD_FIELD_KNOWN || a->actions_state != AD_FIELD_KNOWN)
-        return b->actions_state != a->actions_state && b->actions_state != AD_FIELD_UNKNOWN &&
-               a->actions_state != AD_FIELD_UNKNOWN;
-    if (b->n_actions != a->n_actions)
+    if (b->actions_state == AD_FIELD_UNKNOWN || a->actions_state == AD_FIELD_UNKNOWN)
+        return false;
+    size_t nb = b->actions_state == AD_FIELD_KNOWN ? b->n_actions : 0;
+    size_t na = a->actions_state == AD_FIELD_KNOWN ? a->n_actions : 0;
+    if (nb != na)
         return true;
-    for (size_t i = 0; i < b->n_actions; i++)
+    for (size_t i = 0; i < nb; i++)
         if (strcmp(b->actions[i], a->actions[i]) != 0)
             return true;
     return false;

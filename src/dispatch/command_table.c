@@ -101,6 +101,11 @@ static const ad_arg_rule snapshot_rules[] = {
     {AD_RULE_AT_MOST_ONE, "root|surface!=window",
      .message = "--root cannot be combined with --surface",
      .suggestion = "A ref already carries the surface it was captured from; drop --surface"},
+    {AD_RULE_AT_MOST_ONE, "since|root", .message = "--since cannot be combined with --root",
+     .suggestion = "Run snapshot --since without --root"},
+    {AD_RULE_AT_MOST_ONE, "since|surface!=window",
+     .message = "--since compares windows; it cannot be combined with --surface",
+     .suggestion = "Run snapshot --since without --surface"},
     {0},
 };
 
@@ -244,7 +249,7 @@ const ad_command ad_commands[] = {
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
      .accepts_budget = true,
      .accepts_debug = true, .fresh_observation = true,
-     .rules = snapshot_rules,
+     .rules = snapshot_rules, .check = ad_since_args_check,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
     {.name = "find", .group = G_OBS, .args = ad_args_find, .handler = ad_cmd_find,

@@ -407,7 +407,7 @@ static json_t *path_json(const ad_node *n)
     return a;
 }
 
-static json_t *fields_json(unsigned f)
+json_t *ad_diff_fields_json(unsigned f)
 {
     json_t *a = json_array();
     for (unsigned i = 0; i < AD_DIFF_FIELD_COUNT; i++)
@@ -435,7 +435,7 @@ static json_t *list_json(const ad_delta_entry *v, size_t n, ad_delta_node_fn fn,
         if (kind == 1 && ad_node_count(node) > 1)
             json_object_set_new(o, "removed_nodes", json_integer((json_int_t)ad_node_count(node)));
         if (kind == 2)
-            json_object_set_new(o, "changed", fields_json(v[i].fields));
+            json_object_set_new(o, "changed", ad_diff_fields_json(v[i].fields));
         json_array_append_new(a, o);
     }
     return a;

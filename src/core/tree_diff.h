@@ -83,6 +83,8 @@ void ad_tree_value_mark(const char *value, char buf[AD_TREE_VALUE_MARK_SIZE]);
 bool ad_tree_value_is_mark(const char *text);
 /* "name", "value", "description", "states", "actions", "bounds", "children", or NULL. */
 const char *ad_diff_field_name(unsigned bit);
+/* The names of the AD_DIFF_* bits set in fields, in bit order (a new JSON array). */
+json_t *ad_diff_fields_json(unsigned fields);
 
 /* Shows one node of a delta (a new reference): `after` tells which tree n belongs to;
  * with_children asks for its subtree too (an added node). */

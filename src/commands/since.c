@@ -203,3 +203,80 @@ int ad_since_args_check(const json_t *given, const json_t *args, ad_error *err)
     ad_error_detail(err, "kind", json_string("since_invalid"));
     return -1;
 }
+
+/* ---- find --since ----------------------------------------------------------------------- */
+
+typedef struct {
+    const ad_node **v;
+    unsigned *fields;
+    size_t n, cap;
+    bool oom;
+} node_vec;
+
+static void vec_push(node_vec *v, const ad_node *n, unsigned fields, bool with_fields)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 16;
+        const ad_node **a = realloc(v->v, cap * sizeof(*a));
+        unsigned *f = with_fields ? realloc(v->fields, cap * sizeof(*f)) : NULL;
+        if (a)
+            v->v = a;
+        if (f)
+            v->fields = f;
+        if (!a || (with_fields && !f)) {
+            v->oom = true;
+            return;
+        }
+        v->cap = cap;
+    }
+    if (with_fields)
+        v->fields[v->n] = fields;
+    v->v[v->n++] = n;
+}
+
+static void keep_subtree(node_vec *v, const ad_node *n, bool (*keep)(const ad_node *, void *),
+                         void *ud)
+{
+    if (keep(n, ud))
+        vec_push(v, n, 0, false);
+    for (size_t i = 0; i < n->n_children; i++)
+        keep_subtree(v, n->children[i], keep, ud);
+}
+
+int ad_since_match(const ad_since *s, const ad_tree *after,
+                   bool (*keep)(const ad_node *n, void *ud), void *ud, ad_since_matches *ret)
+{
+    ad_tree_diff_opts o = {.before_complete = s->before.complete,
+                           .after_complete = after->complete, .compare_bounds = true};
+    ad_tree_delta *d = NULL;
+    *ret = (ad_since_matches){0};
+    if (ad_tree_diff(s->before.root, after->root, &o, &d) < 0)
+        return -1;
+    node_vec added = {0}, removed = {0}, changed = {0};
+    for (size_t i = 0; i < d->n_added; i++)
+        keep_subtree(&added, d->added[i].after, keep, ud);
+    for (size_t i = 0; i < d->n_removed; i++)
+        keep_subtree(&removed, d->removed[i].before, keep, ud);
+    for (size_t i = 0; i < d->n_changed; i++)
+        if (keep(d->changed[i].after, ud))
+            vec_push(&changed, d->changed[i].after, d->changed[i].fields, true);
+    *ret = (ad_since_matches){.added = added.v, .n_added = added.n, .removed = removed.v,
+                              .n_removed = removed.n, .changed = changed.v,
+                              .changed_fields = changed.fields, .n_changed = changed.n,
+                              .complete = d->complete, .unproven = d->n_unproven};
+    ad_tree_delta_free(d);
+    if (added.oom || removed.oom || changed.oom) {
+        ad_since_matches_clear(ret);
+        return -1;
+    }
+    return 0;
+}
+
+void ad_since_matches_clear(ad_since_matches *m)
+{
+    free(m->added);
+    free(m->removed);
+    free(m->changed);
+    free(m->changed_fields);
+    *m = (ad_since_matches){0};
+}

@@ -47,4 +47,19 @@ int ad_since_store(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
 json_t *ad_since_data(const ad_since *s, const ad_tree *after, const ad_present_result *pr,
                       json_t *plain, long long max_data_bytes);
 
+/* find --since: the delta's nodes that satisfy `keep`, in document order. An added or
+ * removed subtree counts every node of it that satisfies keep. Arrays are the caller's
+ * (ad_since_matches_clear); nodes are borrowed from the two reads. */
+typedef struct {
+    const ad_node **added, **removed, **changed;
+    unsigned *changed_fields; /* AD_DIFF_* of changed[i] */
+    size_t n_added, n_removed, n_changed;
+    bool complete; /* both reads complete and nothing unproven (tree_diff.h) */
+    size_t unproven;
+} ad_since_matches;
+
+int ad_since_match(const ad_since *s, const ad_tree *after,
+                   bool (*keep)(const ad_node *n, void *ud), void *ud, ad_since_matches *ret);
+void ad_since_matches_clear(ad_since_matches *m);
+
 #endif

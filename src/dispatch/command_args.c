@@ -162,6 +162,8 @@ const ad_arg_spec ad_args_find[] = {
     {.name = "nth", .type = AD_ARG_INT, .help = "Return the match at zero-based index N."},
     {.name = "limit", .type = AD_ARG_INT, .default_value = "50",
      .help = "Return at most N matches; 0 returns all."},
+    {.name = "since", .type = AD_ARG_STRING, .max_bytes = AD_SNAPSHOT_ID_MAX,
+     .help = "Return the matches that changed in the same window since this snapshot id."},
     {0},
 };
 

@@ -177,8 +177,26 @@ def test_calculator_delta_names_the_display(cli, calculator_app):
 def test_default_output_is_byte_for_byte_main(cli, fixture_app):
     base = os.environ["AD_BASELINE_BIN"]
     strip = lambda b: re.sub(rb"s[0-9a-z]{13}", b"sID", b)
-    for flags in ((), ("-i", "--compact"), ("--skeleton", "-i", "--compact")):
-        _, _, ours = cli.run_full("snapshot", *FIXTURE, *flags)
-        theirs = subprocess.run([base, "snapshot", *FIXTURE, *flags], capture_output=True,
+    for cmd in (("snapshot",), ("snapshot", "-i", "--compact"),
+                ("snapshot", "--skeleton", "-i", "--compact"), ("find", "--role", "button")):
+        _, _, ours = cli.run_full(*cmd, *FIXTURE)
+        theirs = subprocess.run([base, *cmd, *FIXTURE], capture_output=True,
                                 env=cli.environment(None), timeout=60).stdout
-        assert strip(ours.encode()) == strip(theirs), flags
+        assert strip(ours.encode()) == strip(theirs), cmd
+
+
+def test_find_since_lists_the_matches_that_changed(cli, fixture_app):
+    fixture_reset(fixture_app)
+    canary(fixture_app)
+    first = _snap(cli)
+    _click_increment(cli, fixture_app, _ref_of(first["tree"], "inc_button"))
+    value = obs.text_of(obs.by_id(fixture_app.window(), "count_value"))
+    data = cli.ok("find", *FIXTURE, "--role", "textfield", "--since", first["snapshot_id"])
+    assert data["unchanged"] is False and "matches" not in data, data
+    assert [(c["value"], c["changed"]) for c in data["changed"]] == [(value, ["value"])]
+    assert cli.ok("get", data["changed"][0]["ref_id"], "--property", "value")["value"] == value
+    # No button changed: the query's part of the delta is empty.
+    buttons = cli.ok("find", *FIXTURE, "--role", "button", "--since", first["snapshot_id"])
+    assert buttons["unchanged"] is True and buttons["total_matches"] > 0, buttons
+    expect_error(cli.run("find", *FIXTURE, "--role", "button", "--since",
+                         first["snapshot_id"], "--first"), "INVALID_ARGS", exit_code=1)

@@ -11,6 +11,19 @@
 #include "core/refs.h"
 #include "core/tree_diff.h"
 
+/* INVALID_ARGS: the snapshot read another window than `window_id`, chosen by `flag`. */
+static int other_window(const ad_since *s, const char *window_id, const char *flag,
+                        ad_error *err)
+{
+    ad_error_set(err, AD_INVALID_ARGS, "Snapshot '%s' read window %s, not %s", s->id,
+                 s->before.window_id, window_id);
+    ad_error_suggest(err, "Pass the snapshot_id of a snapshot of the same window, or drop %s",
+                     flag);
+    ad_error_detail(err, "kind", json_string("since_other_window"));
+    ad_error_detail(err, "since_window_id", json_string(s->before.window_id));
+    return -1;
+}
+
 int ad_since_load(ad_ctx *ctx, const json_t *args, ad_since *ret, const char **ret_window_id,
                   ad_error *err)
 {
@@ -20,15 +33,8 @@ int ad_since_load(ad_ctx *ctx, const json_t *args, ad_since *ret, const char **r
         return 0;
     if (ad_tree_store_load(ctx, ret->id, &ret->before, err) < 0)
         return -1;
-    if (*ret_window_id && strcmp(*ret_window_id, ret->before.window_id) != 0) {
-        ad_error_set(err, AD_INVALID_ARGS, "Snapshot '%s' read window %s, not %s", ret->id,
-                     ret->before.window_id, *ret_window_id);
-        ad_error_suggest(err, "Pass the snapshot_id of a snapshot of the same window, or drop "
-                              "--window-id");
-        ad_error_detail(err, "kind", json_string("since_other_window"));
-        ad_error_detail(err, "since_window_id", json_string(ret->before.window_id));
-        return -1;
-    }
+    if (*ret_window_id && strcmp(*ret_window_id, ret->before.window_id) != 0)
+        return other_window(ret, *ret_window_id, "--window-id", err);
     if (!*ret_window_id && !ad_arg_str(args, "app"))
         *ret_window_id = ret->before.window_id;
     return 0;
@@ -38,12 +44,7 @@ int ad_since_same_window(const ad_since *s, const ad_window *win, ad_error *err)
 {
     if (!s->id || strcmp(win->id, s->before.window_id) == 0)
         return 0;
-    ad_error_set(err, AD_INVALID_ARGS, "Snapshot '%s' read window %s, not %s", s->id,
-                 s->before.window_id, win->id);
-    ad_error_suggest(err, "Pass the snapshot_id of a snapshot of the same window, or drop --app");
-    ad_error_detail(err, "kind", json_string("since_other_window"));
-    ad_error_detail(err, "since_window_id", json_string(s->before.window_id));
-    return -1;
+    return other_window(s, win->id, "--app", err);
 }
 
 void ad_since_clear(ad_since *s)

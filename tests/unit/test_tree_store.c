@@ -15,28 +15,6 @@
 #include "fake_adapter.h"
 #include "test_util.h"
 
-typedef struct {
-    tu_home home;
-    ad_ctx ctx;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof(*f));
-    tu_home_begin(&f->home);
-    f->ctx.state_root = f->home.state;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    tu_home_end(&f->home);
-    free(f);
-    return 0;
-}
-
 static ad_node *sample(const char *long_value)
 {
     ad_node *root = fk("window|n=Form|id=main",
@@ -51,26 +29,29 @@ static ad_node *sample(const char *long_value)
     return root;
 }
 
-static char *tree_path(fixture *f, const char *id)
+static char *tree_path(const tu_home *h, const char *id)
 {
     char *p = NULL;
-    assert_true(asprintf(&p, "%s/snapshots/%s/%s", f->home.state, id, AD_TREE_STORE_FILE) > 0);
+    assert_true(asprintf(&p, "%s/snapshots/%s/%s", h->state, id, AD_TREE_STORE_FILE) > 0);
     return p;
 }
 
 static void test_round_trip_diffs_as_the_same_read(void **state)
 {
-    fixture *f = *state;
+    (void)state;
+    tu_home home;
+    tu_home_begin(&home);
+    ad_ctx ctx = {.state_root = home.state};
     char longv[600];
     memset(longv, 'q', sizeof(longv) - 1);
     longv[sizeof(longv) - 1] = '\0';
     ad_node *root = sample(longv);
     ad_node_ref refs[] = {{fk_find(root, "button", "OK"), 4}, {fk_find(root, "list", "Rows"), 7}};
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_tree_store_save(&f->ctx, "s1tree", root, false, "w-fake-1", refs, 2,
+    assert_int_equal(ad_tree_store_save(&ctx, "s1tree", root, false, "w-fake-1", refs, 2,
                                         &err), 0);
     ad_stored_tree t = {0};
-    assert_int_equal(ad_tree_store_load(&f->ctx, "s1tree", &t, &err), 0);
+    assert_int_equal(ad_tree_store_load(&ctx, "s1tree", &t, &err), 0);
     assert_string_equal(t.window_id, "w-fake-1");
     assert_false(t.complete);
     assert_int_equal(ad_node_count(t.root), ad_node_count(root));
@@ -97,7 +78,7 @@ static void test_round_trip_diffs_as_the_same_read(void **state)
     ad_tree_delta_free(d);
     ad_stored_tree_free(&t);
     /* No secret and no long value on disk. */
-    char *path = tree_path(f, "s1tree");
+    char *path = tree_path(&home, "s1tree");
     char *text = tu_read_file(path, NULL);
     assert_non_null(text);
     assert_null(strstr(text, "hunter2"));
@@ -105,13 +86,14 @@ static void test_round_trip_diffs_as_the_same_read(void **state)
     free(text);
     free(path);
     ad_node_free(root);
+    tu_home_end(&home);
 }
 
-static void expect_refused(fixture *f, const char *id)
+static void expect_refused(ad_ctx *ctx, const char *id)
 {
     ad_stored_tree t = {0};
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_tree_store_load(&f->ctx, id, &t, &err), -1);
+    assert_int_equal(ad_tree_store_load(ctx, id, &t, &err), -1);
     assert_int_equal(err.code, AD_SNAPSHOT_NOT_FOUND);
     assert_string_equal(json_string_value(json_object_get(err.details, "kind")),
                         "no_stored_read");
@@ -121,12 +103,15 @@ static void expect_refused(fixture *f, const char *id)
 
 static void test_missing_and_damaged_are_refused(void **state)
 {
-    fixture *f = *state;
-    expect_refused(f, "s1none");
+    (void)state;
+    tu_home home;
+    tu_home_begin(&home);
+    ad_ctx ctx = {.state_root = home.state};
+    expect_refused(&ctx, "s1none");
     ad_node *root = sample("x");
     ad_error err = AD_ERROR_INIT;
-    assert_int_equal(ad_tree_store_save(&f->ctx, "s1bad", root, true, "w1", NULL, 0, &err), 0);
-    char *path = tree_path(f, "s1bad");
+    assert_int_equal(ad_tree_store_save(&ctx, "s1bad", root, true, "w1", NULL, 0, &err), 0);
+    char *path = tree_path(&home, "s1bad");
     static const char *const bad[] = {
         "{\"v\":1,\"window_id\":\"w1\",\"complete\":true,\"roles\":[\"window\"],"
         "\"nodes\":[[2,0]]}", /* fewer nodes than child counts */
@@ -139,18 +124,18 @@ static void test_missing_and_damaged_are_refused(void **state)
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         tu_write_file(path, bad[i]);
-        expect_refused(f, "s1bad");
+        expect_refused(&ctx, "s1bad");
     }
     free(path);
     ad_node_free(root);
+    tu_home_end(&home);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_round_trip_diffs_as_the_same_read, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_missing_and_damaged_are_refused, setup, teardown),
+        cmocka_unit_test(test_round_trip_diffs_as_the_same_read),
+        cmocka_unit_test(test_missing_and_damaged_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,20 +69,15 @@ int ad_since_store(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
 
 /* ---- the delta's nodes ------------------------------------------------------------------ */
 
-typedef struct {
-    const ad_node *node;
-    json_t *json;
-} shown;
-
 static int by_node(const void *x, const void *y)
 {
-    const shown *a = x, *b = y;
+    const ad_emitted *a = x, *b = y;
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
 typedef struct {
     const ad_since *since;
-    shown *shown; /* the presentation's nodes, sorted by node */
+    ad_emitted *shown; /* the presentation's nodes, sorted by node (a copy) */
     size_t n_shown;
     ad_node_ref *refs; /* the new snapshot's refs, sorted by node */
     size_t n_refs;
@@ -121,8 +116,8 @@ static json_t *brief(const renderer *r, const ad_node *n, bool after)
 static json_t *render(void *ud, const ad_node *n, bool after, bool with_children)
 {
     const renderer *r = ud;
-    shown key = {.node = n};
-    const shown *s = after && r->n_shown
+    ad_emitted key = {.node = n};
+    const ad_emitted *s = after && r->n_shown
                          ? bsearch(&key, r->shown, r->n_shown, sizeof(*r->shown), by_node)
                          : NULL;
     if (!s)
@@ -148,8 +143,9 @@ static json_t *delta_data(const ad_since *s, const ad_tree *after, const ad_pres
     r.refs = calloc(pr->refs_added ? pr->refs_added : 1, sizeof(*r.refs));
     if (!r.shown || !r.refs || ad_tree_diff(s->before.root, after->root, &o, &d) < 0)
         goto done;
-    for (size_t i = 0; i < pr->n_emitted; i++)
-        r.shown[r.n_shown++] = (shown){pr->emitted[i].node, pr->emitted[i].json};
+    if (pr->n_emitted)
+        memcpy(r.shown, pr->emitted, pr->n_emitted * sizeof(*r.shown));
+    r.n_shown = pr->n_emitted;
     qsort(r.shown, r.n_shown, sizeof(*r.shown), by_node);
     for (size_t i = 0; pr->ref_nodes && i < pr->refs_added; i++)
         r.refs[r.n_refs++] = (ad_node_ref){pr->ref_nodes[i], pr->first_ref + i};

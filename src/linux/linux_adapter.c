@@ -235,6 +235,19 @@ static void watch_changes(ad_adapter *a, const char *window_id, int64_t deadline
     free(path);
 }
 
+static int take_changes(ad_adapter *a, ad_change_events *ret)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    memset(ret, 0, sizeof(*ret));
+    if (!la->watch)
+        return 0;
+    if (ad_atspi_watch_take(la->watch, ret) < 0) {
+        ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
+        la->watch = NULL;
+    }
+    return 1;
+}
+
 static int wait_change(ad_adapter *a, int64_t until_us)
 {
     linux_adapter *la = (linux_adapter *)a;
@@ -405,6 +418,7 @@ static const ad_adapter_ops linux_ops = {
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
+    .take_changes = take_changes,
     .launch_resolve = launch_resolve,
     .launch_spawn = launch_spawn,
     .process_parent = process_parent,

@@ -13,12 +13,15 @@
 #             cut when the target is inside one, doubling B while no drill ref reaches it),
 #             then the action with --wait-for and the same budget: its fresh snapshot is the
 #             verify (no second call)
-#   delta     (issue 13 items 1 and 3, not in this build): an empty column
+#   observe   snapshot -i --compact once, then every action with --observe: its data.changes
+#             is the verify (no second call); later steps use the first snapshot's refs
+#   delta     (issue 13 item 1, not in this build): an empty column
 # Every output an agent reads is saved and counted: bytes, and tokens with gpt-tokenizer
 # (o200k_base) pinned in bench/tokens/package-lock.json, installed with npm ci. A step is
 # correct when an uncounted read (get, or the fixture's own state) shows its effect.
 #
-#   bench/bench-tokens.sh [BIN]   (default: build/agent-desktop); AD_BENCH_BUDGET (2000)
+#   bench/bench-tokens.sh [BIN]   (default: build/agent-desktop); AD_BENCH_BUDGET (2000),
+#   AD_BENCH_WAYS (the ways to run, "full drill budget observe")
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$(realpath "${1:-$here/build/agent-desktop}")
@@ -28,11 +31,11 @@ export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
 # shellcheck disable=SC1091
 source scripts/desktop-env.sh
 AD_BENCH_DIR=$here/bench /usr/bin/python3 - "$bin" "$here/build/tests/fixture-app/ad-fixture" \
-  "${AD_BENCH_BUDGET:-2000}" <<'PY'
+  "${AD_BENCH_BUDGET:-2000}" "${AD_BENCH_WAYS:-full drill budget observe}" <<'PY'
 import json, os, subprocess, sys, tempfile, time
 sys.path.insert(0, os.environ["AD_BENCH_DIR"])
 from bench_fixture import start_fixture, stop, wait_registered
-binary, fixture, budget = sys.argv[1], sys.argv[2], sys.argv[3]
+binary, fixture, budget, ways = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
 home = tempfile.mkdtemp(prefix="ad-bench-tokens-home-")
 out_dir = tempfile.mkdtemp(prefix="ad-bench-tokens-out-")
 env = dict(os.environ, AGENT_DESKTOP_HOME=home)
@@ -102,7 +105,7 @@ def drill_until(tree, pred, counted, extra=()):
 def loop(app, steps, way, check):
     counted, correct = [], 0
     base = ("snapshot", "--app", app, "-i", "--compact")
-    if way == "full":
+    if way in ("full", "observe"):
         obs = run(*base, counted=counted)
     elif way == "drill":
         obs = run("snapshot", "--app", app, "--skeleton", "-i", "--compact", counted=counted)
@@ -124,7 +127,12 @@ def loop(app, steps, way, check):
             print("bench-tokens: %s %s: no target for a step" % (app, way), file=sys.stderr)
             obs = run(*base, counted=counted)
             continue
-        if way == "budget":
+        if way == "observe":  # the action's own report is the verify; obs stays the first
+            acted = run(*action(target["ref_id"]), "--observe", counted=counted)
+            if not acted["ok"] or "changes" not in acted["data"]:
+                print("bench-tokens: %s %s: %s" % (app, way, json.dumps(acted)[:300]),
+                      file=sys.stderr)
+        elif way == "budget":
             obs = run(*extra, "--wait-for", selector, *action(target["ref_id"]),
                       counted=counted)
             if not obs["ok"]:
@@ -199,7 +207,7 @@ try:
         s = json.dumps(run("snapshot", "--app", "ad-fixture"))
         return expect in s
 
-    for way in ("full", "drill", "budget"):
+    for way in ways:
         calc = start_calculator()
         results.append(("calculator", way) + loop("gnome-calculator", calc_steps, way,
                                                  calc_shows))
@@ -224,5 +232,5 @@ for loop_name, way, calls, b, t, ok, n in results:
     print("| %s | %s | %d | %d | %d | %.2f | %d/%d |" % (loop_name, way, calls, b, t,
                                                         b / max(t, 1), ok, n))
 for loop_name in ("calculator", "form"):
-    print("| %s | delta / --observe | | | | | not in this build (items 1, 3) |" % loop_name)
+    print("| %s | delta | | | | | not in this build (item 1) |" % loop_name)
 PY

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/deadline.h"
 #include "core/trace_event.h"
@@ -60,13 +59,15 @@ void ad_observe_dispatch(ad_ctx *ctx, ad_observe *o)
     o->dispatched_us = ad_now_us();
 }
 
+/* A pause inside the settle; cut at the enclosing budget (batch --timeout-ms), which only
+ * ends the settle early. */
 static void sleep_until(int64_t until_us)
 {
-    int64_t left = until_us - ad_now_us();
-    if (left > 0) {
-        struct timespec ts = {(time_t)(left / 1000000), (long)(left % 1000000) * 1000};
-        nanosleep(&ts, NULL);
-    }
+    ad_error cut = AD_ERROR_INIT;
+    int64_t left_ms = (until_us - ad_now_us() + 999) / 1000;
+    if (left_ms > 0)
+        (void)ad_deadline_sleep_ms(left_ms, &cut);
+    ad_error_clear(&cut);
 }
 
 /* Waits until the app has sent no change event for AD_OBSERVE_QUIET_MS, at most

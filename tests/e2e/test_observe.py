@@ -206,3 +206,22 @@ def test_gtk4_calculator_click_observe(cli, calculator_app):
         cli.ok("click", clear)
         obs.wait_until(lambda: _calc_display_text(calculator_app) == "",
                        what="the display to clear")
+
+
+def test_batch_observes_each_entrys_own_app(cli, fixture_app, calculator_app):
+    """A batch is one process: its first entry arms the event watch on the calculator, the
+    second acts on the fixture. The fixture's own events are its evidence (before, the watch
+    stayed on the calculator and the fixture's click listed none)."""
+    before = need_state(fixture_app)
+    clear = _clear_button(cli)
+    batch = json.dumps([{"command": "click", "args": {"ref_id": clear, "observe": True}},
+                        {"command": "click", "args": {"ref_id": ref(cli, "inc_button"),
+                                                      "observe": True}}])
+    env = cli.ok("batch", batch)
+    after = expect_count(fixture_app, before["count"] + 1)
+    label = obs.by_id(fixture_app.window(), "count_label").name
+    assert label == "count: %d" % after["count"]
+    second = env["results"][1]
+    assert second["ok"], second
+    events = second["data"]["details"]["events"]
+    assert ("statictext", label) in {(e.get("role"), e.get("name")) for e in events}, events

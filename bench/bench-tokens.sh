@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-tokens.sh: bytes and tokens an agent reads per observe -> act -> verify cycle
-# (issue 13), three ways, on two loops:
+# (issue 13), five ways, on two loops:
 #   calculator  gnome-calculator's quick start: 7 + 3 =, each click verified on the display
 #               (Debian 12's calculator names its buttons "7 7", "+ +": GTK 4.8 joins the
 #               label and the tooltip); a fresh calculator per way
@@ -15,13 +15,15 @@
 #             verify (no second call)
 #   delta     snapshot -i --compact once to observe; after each action, snapshot --since
 #             the last snapshot id to verify (its refs of unchanged nodes keep working, so the
-#             first observation's refs drive every step); --observe (item 3) is not in this
-#             build: an empty row
+#             first observation's refs drive every step)
+#   observe   snapshot -i --compact once, then every action with --observe: its data.changes
+#             is the verify (no second call); later steps use the first snapshot's refs
 # Every output an agent reads is saved and counted: bytes, and tokens with gpt-tokenizer
 # (o200k_base) pinned in bench/tokens/package-lock.json, installed with npm ci. A step is
 # correct when an uncounted read (get, or the fixture's own state) shows its effect.
 #
-#   bench/bench-tokens.sh [BIN]   (default: build/agent-desktop); AD_BENCH_BUDGET (2000)
+#   bench/bench-tokens.sh [BIN]   (default: build/agent-desktop); AD_BENCH_BUDGET (2000),
+#   AD_BENCH_WAYS (the ways to run, "full drill budget delta observe")
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$(realpath "${1:-$here/build/agent-desktop}")
@@ -31,11 +33,11 @@ export AD_DESKTOP_PRIVATE=${AD_DESKTOP_PRIVATE:-1}
 # shellcheck disable=SC1091
 source scripts/desktop-env.sh
 AD_BENCH_DIR=$here/bench /usr/bin/python3 - "$bin" "$here/build/tests/fixture-app/ad-fixture" \
-  "${AD_BENCH_BUDGET:-2000}" <<'PY'
+  "${AD_BENCH_BUDGET:-2000}" "${AD_BENCH_WAYS:-full drill budget delta observe}" <<'PY'
 import json, os, subprocess, sys, tempfile, time
 sys.path.insert(0, os.environ["AD_BENCH_DIR"])
 from bench_fixture import start_fixture, stop, wait_registered
-binary, fixture, budget = sys.argv[1], sys.argv[2], sys.argv[3]
+binary, fixture, budget, ways = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
 home = tempfile.mkdtemp(prefix="ad-bench-tokens-home-")
 out_dir = tempfile.mkdtemp(prefix="ad-bench-tokens-out-")
 env = dict(os.environ, AGENT_DESKTOP_HOME=home)
@@ -105,7 +107,7 @@ def drill_until(tree, pred, counted, extra=()):
 def loop(app, steps, way, check):
     counted, correct = [], 0
     base = ("snapshot", "--app", app, "-i", "--compact")
-    if way in ("full", "delta"):
+    if way in ("full", "delta", "observe"):
         obs = run(*base, counted=counted)
         first_tree, last_id = tree_of(obs), obs.get("data", {}).get("snapshot_id")
     elif way == "drill":
@@ -128,7 +130,12 @@ def loop(app, steps, way, check):
             print("bench-tokens: %s %s: no target for a step" % (app, way), file=sys.stderr)
             obs = run(*base, counted=counted)
             continue
-        if way == "budget":
+        if way == "observe":  # the action's own report is the verify; obs stays the first
+            acted = run(*action(target["ref_id"]), "--observe", counted=counted)
+            if not acted["ok"] or "changes" not in acted["data"]:
+                print("bench-tokens: %s %s: %s" % (app, way, json.dumps(acted)[:300]),
+                      file=sys.stderr)
+        elif way == "budget":
             obs = run(*extra, "--wait-for", selector, *action(target["ref_id"]),
                       counted=counted)
             if not obs["ok"]:
@@ -206,7 +213,7 @@ try:
         s = json.dumps(run("snapshot", "--app", "ad-fixture"))
         return expect in s
 
-    for way in ("full", "drill", "budget", "delta"):
+    for way in ways:
         calc = start_calculator()
         results.append(("calculator", way) + loop("gnome-calculator", calc_steps, way,
                                                  calc_shows))
@@ -230,6 +237,4 @@ print("|---|---|---|---|---|---|---|")
 for loop_name, way, calls, b, t, ok, n in results:
     print("| %s | %s | %d | %d | %d | %.2f | %d/%d |" % (loop_name, way, calls, b, t,
                                                         b / max(t, 1), ok, n))
-for loop_name in ("calculator", "form"):
-    print("| %s | --observe | | | | | not in this build (item 3) |" % loop_name)
 PY

@@ -12,6 +12,7 @@
 #include "core/action.h"
 #include "core/ctx.h"
 #include "core/lease.h"
+#include "core/observe.h"
 #include "core/overlay_input.h"
 #include "core/overlay_session.h"
 #include "core/resolve.h"
@@ -104,12 +105,26 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     bool scoped = app || wid;
     if (scoped && ad_window_select(ctx, app, wid, deadline, &win, err) < 0)
         return -1;
+    /* --observe: the window the keys go to, read before they are sent (unscoped: the one
+     * focused now). */
+    ad_observe obs = {0};
+    bool observe = ad_arg_bool(args, "observe");
+    if (observe && scoped) {
+        ad_observe_read_before(ctx, &obs, win.id, deadline);
+    } else if (observe) {
+        ad_window focused = {0};
+        if (ad_window_select(ctx, NULL, NULL, deadline, &focused, &obs.before_error) == 0)
+            ad_observe_read_before(ctx, &obs, focused.id, deadline);
+        ad_window_clear(&focused);
+    }
     ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo, .window = scoped ? &win : NULL};
     if (scoped && headed(ctx))
         req.focus_window_id = win.id; /* focus the target window first */
     else if (scoped)
         req.require_active_window_id = win.id; /* headless: it must already be active */
     ad_act_result res = {0};
+    if (observe)
+        ad_observe_dispatch(ctx, &obs);
     int rc = run_physical(ctx, &req, &res, err);
     if (rc == 0) {
         json_t *d = json_object();
@@ -134,8 +149,11 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
             ad_window_clear(&focused);
             ad_error_clear(&ignored);
         }
+        if (observe)
+            ad_observe_report(ctx, &obs, false, d);
         *ret_data = d;
     }
+    ad_observe_clear(&obs);
     ad_window_clear(&win);
     return rc;
 }

@@ -84,7 +84,8 @@ int ad_cmd_ref_action(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_err
         if (!ad_arg_has(args, "timeout_ms"))
             timeout = 5000 + TYPE_MS_PER_CHAR * (int64_t)utf8_chars(text);
     }
-    return ad_ref_action_run(ctx, spec, ref, text, timeout, from_stdin, ret_data, err);
+    return ad_ref_action_run_observed(ctx, spec, ref, text, timeout, from_stdin,
+                                      ad_arg_bool(args, "observe"), ret_data, err);
 }
 
 /* Wheel scrolling is physical input: headless it is refused, --headed turns the wheel over

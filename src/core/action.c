@@ -12,6 +12,7 @@
 #include "core/actionability.h"
 #include "core/lease.h"
 #include "core/modal_block.h"
+#include "core/observe.h"
 #include "core/overlay_input.h"
 #include "core/overlay_session.h"
 #include "core/present.h"
@@ -422,6 +423,14 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       const char *text, int64_t timeout_ms, bool secret_io, json_t **ret_data,
                       ad_error *err)
 {
+    return ad_ref_action_run_observed(ctx, spec, ref, text, timeout_ms, secret_io, false,
+                                      ret_data, err);
+}
+
+int ad_ref_action_run_observed(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
+                               const char *text, int64_t timeout_ms, bool secret_io,
+                               bool observe, json_t **ret_data, ad_error *err)
+{
     bool headed = json_is_true(json_object_get(ctx->globals, "headed"));
     int64_t deadline = ad_deadline_after_ms(timeout_ms);
     ad_auto_wait w = {0};
@@ -429,6 +438,7 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     ad_lease lease = AD_LEASE_INIT;
     ad_act_result res = {0};
     ad_artifacts art = {0};
+    ad_observe obs = {0};
     int rc = -1;
     if (ad_resolve_load(ctx, ref, &r, err) < 0) {
         ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s}", "ref", ref, "code",
@@ -451,6 +461,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     const char *want = expected_value(spec, text);
     if (already_satisfied(spec, r.node, &r.tree, text, want)) {
         *ret_data = skipped_report(spec, r.node, &w, hide, value_action);
+        if (observe)
+            ad_observe_nothing_sent(*ret_data);
         rc = 0;
         goto done;
     }
@@ -482,7 +494,10 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     int64_t read_until = ad_deadline_after_ms(2000);
     int64_t until = deadline > read_until ? deadline : read_until;
     bool satisfied = false;
-    int ok = ad_resolve_live(ctx, &r, until, &e) == 0 ? 0 : -1;
+    /* With --observe this read is also the window before dispatch: every native id is read,
+     * as the diff compares identities. */
+    int ok = ad_resolve_live_read(ctx, &r, until, (ad_resolve_read){.all_native_ids = observe},
+                                  &e) == 0 ? 0 : -1;
     if (ok < 0) /* the same strict resolution under the lease failed */
         ad_trace_event(ctx, "ref.resolve.error", json_pack("{s:s, s:s, s:b}", "ref", ref,
                                                            "code", ad_error_code_name(e.code),
@@ -492,6 +507,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
     if (ok == 0 && satisfied) {
         w.hold_ms = ad_lease_release(&lease);
         *ret_data = skipped_report(spec, r.node, &w, hide, value_action);
+        if (observe)
+            ad_observe_nothing_sent(*ret_data);
         rc = 0;
         goto done;
     }
@@ -501,6 +518,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                                                           : NULL;
     if (ok == 0) /* --screenshots sessions: the picture before, once the target is live */
         ad_artifacts_before(ctx, &r.window, r.refmap, spec->name, ref, &art);
+    if (ok == 0 && observe)
+        ad_observe_dispatch(ctx, &obs);
     if (ok == 0)
         ok = dispatch(ctx, spec, &r, spec->act == AD_ACT_SET_TEXT ? want : text, headed,
                       deadline > ad_now_us() ? deadline : ad_deadline_after_ms(2000), &res, &e);
@@ -513,6 +532,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
         free(before);
         goto done;
     }
+    if (observe) /* the read under the lease is the window before; the readback reads anew */
+        ad_observe_hold(&obs, r.window.id, &r.tree);
     json_t *d = json_object();
     json_t *details = json_object();
     int outcome = 1;
@@ -547,6 +568,8 @@ int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                            : NULL;
     if (surfaces) /* unread surfaces are left out, never reported as none */
         json_object_set_new(d, "surfaces", surfaces);
+    if (observe)
+        ad_observe_report(ctx, &obs, hide, d);
     if (outcome == 0) {
         /* A readable contradiction: the action landed, the state says otherwise. */
         ad_error_set(err, AD_ACTION_FAILED, "%s was delivered but the element reads otherwise",
@@ -571,5 +594,6 @@ done:
     }
     ad_lease_release(&lease);
     ad_resolved_clear(&r);
+    ad_observe_clear(&obs);
     return rc;
 }

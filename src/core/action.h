@@ -47,6 +47,11 @@ typedef struct {
 int ad_ref_action_run(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
                       const char *text, int64_t timeout_ms, bool secret_io, json_t **ret_data,
                       ad_error *err);
+/* The same with --observe (core/observe.h) when `observe`: the report gains data.changes and
+ * data.details.events, the window's delta across the action. */
+int ad_ref_action_run_observed(ad_ctx *ctx, const ad_action_spec *spec, const char *ref,
+                               const char *text, int64_t timeout_ms, bool secret_io,
+                               bool observe, json_t **ret_data, ad_error *err);
 
 /* data.steps for the mechanisms tried (new reference): each step carries "verified" when
  * verified is 0 or 1, none when it is -1. */

@@ -14,6 +14,7 @@
 
 struct ad_command; /* dispatch/command_table.h: core reads a command only through ctx */
 struct ad_trace;   /* core/trace_event.h: the command's trace sink */
+struct ad_observe; /* core/observe.h: an --observe finished after the post-action wait */
 
 typedef struct ad_ctx {
     ad_adapter *adapter;       /* borrowed; never NULL in a front end */
@@ -45,6 +46,9 @@ typedef struct ad_ctx {
      * data_bytes is 0 without one). A post-action wait lowers it around the fresh snapshot
      * by what it adds beside it. */
     ad_budget budget;
+    /* Owned, NULL unless an --observe waits for --wait-for to settle (core/observe.h):
+     * dispatch finishes it after the wait and frees it (ad_observe_free). */
+    struct ad_observe *observe_pending;
 } ad_ctx;
 
 /* Records that input reached the app (`d` is not AD_NOT_DELIVERED): from then on an error of

@@ -14,6 +14,11 @@
 #define AD_SIGNED_MIN INT32_MIN
 #define AD_SIGNED_MAX INT32_MAX
 
+/* --observe (core/observe.h), on every ref action and press. */
+#define ARG_OBSERVE                                                                         \
+    {.name = "observe", .type = AD_ARG_BOOL,                                                 \
+     .help = "Also report what changed in the window: data.changes and details.events."}
+
 /* Ref actions that take only a ref and the actionability budget. */
 const ad_arg_spec ad_args_ref_action[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
@@ -21,6 +26,7 @@ const ad_arg_spec ad_args_ref_action[] = {
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    ARG_OBSERVE,
     {0},
 };
 
@@ -217,6 +223,7 @@ const ad_arg_spec ad_args_type[] = {
      .help = "Resolution, actionability and delivery budget (default 5000 + 30/char)."},
     {.name = "interval-ms", .type = AD_ARG_INT, .min = 1, .max = 2000,
      .help = "Type one keystroke every MS milliseconds, 1 to 2000."},
+    ARG_OBSERVE,
     {0},
 };
 
@@ -230,6 +237,7 @@ const ad_arg_spec ad_args_set_value[] = {
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    ARG_OBSERVE,
     {0},
 };
 
@@ -241,6 +249,7 @@ const ad_arg_spec ad_args_select[] = {
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    ARG_OBSERVE,
     {0},
 };
 
@@ -265,6 +274,7 @@ const ad_arg_spec ad_args_press[] = {
      .help = "Target the instance that owns this window."},
     {.name = "force", .type = AD_ARG_BOOL,
      .help = "Send a combo the platform blocks as dangerous."},
+    ARG_OBSERVE,
     {0},
 };
 

@@ -121,6 +121,10 @@ static const ad_arg_rule snapshot_rules[] = {
 static const ad_arg_rule type_rules[] = {
     {AD_RULE_AT_LEAST_ONE, "text", .message = "Provide either --stdin or a text argument",
      .suggestion = "To enter the literal text --stdin, put it after --"},
+    /* Each keystroke of --interval-ms is an action of its own: no one window delta. */
+    {AD_RULE_AT_MOST_ONE, "observe|interval_ms",
+     .message = "--observe cannot combine with --interval-ms",
+     .suggestion = "Drop --interval-ms to type the text in one action with --observe"},
     {0},
 };
 

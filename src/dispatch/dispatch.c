@@ -12,6 +12,7 @@
 #include "core/ctx.h"
 #include "core/deadline.h"
 #include "core/lease.h"
+#include "core/observe.h"
 #include "dispatch/post_wait.h"
 #include "core/refs.h"
 #include "core/session.h"
@@ -283,6 +284,7 @@ void ad_preflight_clear(ad_preflight *p)
     free(p->ctx.state_root);
     free(p->ctx.session_id);
     free(p->ctx.observed_window_id);
+    ad_observe_free(p->ctx.observe_pending);
     memset(p, 0, sizeof(*p));
     p->session_use = (ad_session_use)AD_SESSION_USE_INIT;
 }
@@ -354,6 +356,8 @@ json_t *ad_dispatch_with(ad_adapter *adapter, const ad_command *cmd, const json_
     rc = run_handler(ctx, cmd, args, &data, &err);
     if (rc == 0 && cmd->accepts_wait_flags)
         rc = ad_post_wait(ctx, args, cmd->mutates, &data, &err);
+    if (rc == 0 && ctx->observe_pending) /* --observe, settled by the satisfied wait */
+        ad_observe_finish_deferred(ctx, json_object_get(data, "after_action"));
     if (rc == 0)
         ad_visual_debug_end(ctx, &debug, data);
     else if (rc < 0 && cmd->accepts_wait_flags)

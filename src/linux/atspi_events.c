@@ -39,6 +39,7 @@
 #endif
 #define BURST_MAX_US 10000 /* but returns this long after the first event at the latest */
 #define BUS_NAME_MAX 255   /* the D-Bus limit */
+#define RECORD_MAX 256     /* events kept between two takes; later ones are only counted */
 
 /* What a wait may observe changing, as the registry names it (NULL: nothing to register)
  * and as the signal arrives. */
@@ -46,32 +47,35 @@ typedef struct {
     const char *event;
     const char *iface;
     const char *member;
+    const char *kind; /* as ad_change_event names it */
 } event_kind;
 
 static const event_kind EVENTS[] = {
-    {"object:state-changed", EVENT_OBJECT, "StateChanged"},
-    {"object:children-changed", EVENT_OBJECT, "ChildrenChanged"},
+    {"object:state-changed", EVENT_OBJECT, "StateChanged", "state-changed"},
+    {"object:children-changed", EVENT_OBJECT, "ChildrenChanged", "children-changed"},
     /* The whole family: name and description are emitted anyway (see below), value,
      * role, parent and table changes only when registered. */
-    {"object:property-change", EVENT_OBJECT, "PropertyChange"},
-    {"object:text-changed", EVENT_OBJECT, "TextChanged"},
-    {"object:active-descendant-changed", EVENT_OBJECT, "ActiveDescendantChanged"},
-    {"window:create", EVENT_WINDOW, "Create"},
-    {"window:destroy", EVENT_WINDOW, "Destroy"},
-    {"window:activate", EVENT_WINDOW, "Activate"},
-    {"window:deactivate", EVENT_WINDOW, "Deactivate"},
-    {"window:minimize", EVENT_WINDOW, "Minimize"},
-    {"window:restore", EVENT_WINDOW, "Restore"},
+    {"object:property-change", EVENT_OBJECT, "PropertyChange", "property-change"},
+    {"object:text-changed", EVENT_OBJECT, "TextChanged", "text-changed"},
+    {"object:active-descendant-changed", EVENT_OBJECT, "ActiveDescendantChanged",
+     "active-descendant-changed"},
+    {"window:create", EVENT_WINDOW, "Create", "window-create"},
+    {"window:destroy", EVENT_WINDOW, "Destroy", "window-destroy"},
+    {"window:activate", EVENT_WINDOW, "Activate", "window-activate"},
+    {"window:deactivate", EVENT_WINDOW, "Deactivate", "window-deactivate"},
+    {"window:minimize", EVENT_WINDOW, "Minimize", "window-minimize"},
+    {"window:restore", EVENT_WINDOW, "Restore", "window-restore"},
     /* GTK 4.8 names these two signals in lower case ("activate", "deactivate"; probed with
      * busctl monitor on gnome-calculator), which a member='Activate' rule does not match. It
      * emits no other window:* signal and never reads the registry, so match rules only. */
-    {NULL, EVENT_WINDOW, "activate"},
-    {NULL, EVENT_WINDOW, "deactivate"},
+    {NULL, EVENT_WINDOW, "activate", "window-activate"},
+    {NULL, EVENT_WINDOW, "deactivate", "window-deactivate"},
 };
 #define N_EVENTS (sizeof(EVENTS) / sizeof(EVENTS[0]))
 
 typedef struct {
     ad_atspi_watch *w;
+    size_t i;           /* its EVENTS entry */
     sd_bus_slot *match; /* the match rule (RemoveMatch when unreferenced) */
     sd_bus_slot *call;  /* RegisterEvent while in flight */
     bool registered;    /* the registry accepted it: DeregisterEvent on close */
@@ -84,6 +88,7 @@ struct ad_atspi_watch {
     char failure[256];  /* the first failed reply, for platform_detail */
     unsigned long count;
     unsigned long reported; /* count when a wait last returned */
+    ad_change_events record; /* since the last ad_atspi_watch_take, at most RECORD_MAX */
 };
 
 static int64_t now_us(void)
@@ -105,12 +110,44 @@ static void note_failure(ad_atspi_watch *w, const char *what, const char *name, 
                  msg ? msg : "no message");
 }
 
+/* Keeps what the event names: its kind, the first word of its detail ("add/system" ->
+ * "add"), detail1 of a state change, and the source object. The body of every AT-SPI event
+ * starts "sii" (detail, detail1, detail2); its payload (any_data) is left unread. */
+static void record(ad_atspi_watch *w, const event_kind *k, sd_bus_message *m)
+{
+    ad_change_events *rec = &w->record;
+    if (rec->count >= RECORD_MAX) {
+        rec->dropped++;
+        return;
+    }
+    if (!rec->items && !(rec->items = calloc(RECORD_MAX, sizeof(*rec->items)))) {
+        rec->dropped++;
+        return;
+    }
+    ad_change_event *ev = &rec->items[rec->count];
+    memset(ev, 0, sizeof(*ev));
+    ev->kind = k->kind;
+    const char *detail = NULL;
+    int32_t d1 = 0, d2 = 0;
+    if (sd_bus_message_read(m, "sii", &detail, &d1, &d2) >= 0 && detail) {
+        size_t n = strcspn(detail, "/");
+        snprintf(ev->detail, sizeof(ev->detail), "%.*s", (int)n, detail);
+    }
+    (void)sd_bus_message_rewind(m, true); /* other slots read the same message */
+    if (strcmp(k->kind, "state-changed") == 0)
+        ev->value = d1 != 0;
+    const char *sender = sd_bus_message_get_sender(m), *path = sd_bus_message_get_path(m);
+    if (sender && path && asprintf(&ev->address, "%s|%s", sender, path) < 0)
+        ev->address = NULL; /* as the walker spells ad_node.address */
+    rec->count++;
+}
+
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 {
-    (void)m;
     (void)ret_error;
     watch_event *e = userdata;
     e->w->count++;
+    record(e->w, &EVENTS[e->i], m);
     return 0; /* let other slots on the connection see it too */
 }
 
@@ -157,6 +194,7 @@ static int subscribe_one(ad_atspi_watch *w, size_t i, const char *app_bus)
     watch_event *e = &w->ev[i];
     char rule[512];
     e->w = w;
+    e->i = i;
     if (app_bus)
         snprintf(rule, sizeof(rule), "type='signal',sender='%s',interface='%s',member='%s'",
                  app_bus, EVENTS[i].iface, EVENTS[i].member);
@@ -287,6 +325,17 @@ unsigned long ad_atspi_watch_count(const ad_atspi_watch *w)
     return w ? w->count : 0;
 }
 
+int ad_atspi_watch_take(ad_atspi_watch *w, ad_change_events *ret)
+{
+    unsigned drained = 0;
+    int r;
+    while ((r = sd_bus_process(w->bus, NULL)) > 0 && drained++ < DRAIN_MAX)
+        ;
+    *ret = w->record;
+    memset(&w->record, 0, sizeof(w->record));
+    return r < 0 ? -1 : 0;
+}
+
 /* DeregisterEvent without waiting: the reply is not needed, and the registry also drops the
  * registration when the connection closes. */
 static void deregister(sd_bus *bus, const char *event)
@@ -320,5 +369,6 @@ void ad_atspi_watch_close(ad_atspi_watch *w)
      * daemon and the registry drop a client's matches and registrations when it
      * disconnects); they leave with the next exchange on the connection, if any. */
     sd_bus_unref(w->bus);
+    ad_change_events_clear(&w->record);
     free(w);
 }

@@ -29,6 +29,7 @@
 #include <systemd/sd-bus.h>
 
 #include "core/error.h"
+#include "platform/adapter.h"
 
 typedef struct ad_atspi_watch ad_atspi_watch;
 
@@ -57,6 +58,12 @@ int ad_atspi_watch_wait(ad_atspi_watch *w, int64_t deadline_us);
 
 /* Matching events dispatched so far, including those a wait coalesced (for measurements). */
 unsigned long ad_atspi_watch_count(const ad_atspi_watch *w);
+
+/* The events recorded since the previous take (since open, for the first), after
+ * dispatching what is already queued (at most 1024 messages): kind, detail and source of
+ * each, at most 256 (the rest counted in ret->dropped). *ret is the caller's
+ * (ad_change_events_clear) and is filled even on -1 (the connection failed). */
+int ad_atspi_watch_take(ad_atspi_watch *w, ad_change_events *ret);
 
 /* Removes the match rules, deregisters the events (DeregisterEvent, no reply awaited),
  * flushes the connection and frees. NULL-safe. GTK3 apps keep emitting their always-on

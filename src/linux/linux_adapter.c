@@ -38,6 +38,7 @@ typedef struct {
     ad_adapter base;
     sd_bus *bus;
     ad_atspi_watch *watch; /* armed by watch_changes, for waits */
+    char *watch_bus;       /* the app bus it listens to (owned), NULL: every app */
     ad_x11 *held_keys;     /* X connection holding keys remapped for typed text */
     ad_error open_error; /* why the bus could not be opened, kept for every later call */
     /* The installed desktop entries, read on first use (owned; NULL when out of memory:
@@ -222,17 +223,41 @@ static int parse_combo(ad_adapter *a, const char *combo, ad_error *err)
 static void watch_changes(ad_adapter *a, const char *window_id, int64_t deadline_us)
 {
     linux_adapter *la = (linux_adapter *)a;
-    if (la->watch || getenv("AGENT_DESKTOP_POLL_ONLY") || connect_bus(la, deadline_us, NULL) < 0)
+    if (getenv("AGENT_DESKTOP_POLL_ONLY") || connect_bus(la, deadline_us, NULL) < 0)
         return;
     char *bus = NULL, *path = NULL;
     if (window_id && ad_atspi_window_id_parse(window_id, &bus, &path) < 0)
         bus = NULL;
+    free(path);
+    /* A watch on another app (an earlier entry of a batch) would report that app's events
+     * as this one's evidence (--observe) and miss this one's: it is replaced. */
+    bool same = la->watch && (la->watch_bus && bus ? strcmp(la->watch_bus, bus) == 0
+                                                   : la->watch_bus == bus);
+    if (same) {
+        free(bus);
+        return;
+    }
+    ad_atspi_watch_close(la->watch);
+    la->watch = NULL;
+    free(la->watch_bus);
+    la->watch_bus = bus;
     ad_error ignored = AD_ERROR_INIT;
     if (ad_atspi_watch_open(la->bus, bus, deadline_us, &la->watch, &ignored) < 0)
         la->watch = NULL; /* waits fall back to polling */
     ad_error_clear(&ignored);
-    free(bus);
-    free(path);
+}
+
+static int take_changes(ad_adapter *a, ad_change_events *ret)
+{
+    linux_adapter *la = (linux_adapter *)a;
+    memset(ret, 0, sizeof(*ret));
+    if (!la->watch)
+        return 0;
+    if (ad_atspi_watch_take(la->watch, ret) < 0) {
+        ad_atspi_watch_close(la->watch); /* the bus failed: poll from now on */
+        la->watch = NULL;
+    }
+    return 1;
 }
 
 static int wait_change(ad_adapter *a, int64_t until_us)
@@ -369,6 +394,7 @@ static void destroy(ad_adapter *a)
 {
     linux_adapter *la = (linux_adapter *)a;
     ad_atspi_watch_close(la->watch);
+    free(la->watch_bus);
     ad_linux_physical_settle(&la->held_keys, false);
     ad_desktop_entries_free(la->desktop);
     /* No flush: a stalled bus would hold the exit forever, and nothing queued needs
@@ -405,6 +431,7 @@ static const ad_adapter_ops linux_ops = {
     .parse_combo = parse_combo,
     .watch_changes = watch_changes,
     .wait_change = wait_change,
+    .take_changes = take_changes,
     .launch_resolve = launch_resolve,
     .launch_spawn = launch_spawn,
     .process_parent = process_parent,

@@ -161,3 +161,11 @@ void ad_shell_surface_clear(ad_shell_surface *s)
     ad_window_clear(&s->window);
     memset(s, 0, sizeof(*s));
 }
+
+void ad_change_events_clear(ad_change_events *e)
+{
+    for (size_t i = 0; i < e->count; i++)
+        free(e->items[i].address);
+    free(e->items);
+    memset(e, 0, sizeof(*e));
+}

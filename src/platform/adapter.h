@@ -161,6 +161,26 @@ typedef struct {
     int opener_x, opener_y;
 } ad_shell_surface;
 
+/* One change an application signalled (an AT-SPI event on Linux), kept as evidence for
+ * --observe (core/observe.h). No payload is kept: a text-changed event of a password field
+ * would carry what was typed; what changed is read from the tree instead. */
+typedef struct {
+    /* static: "state-changed", "children-changed", "property-change", "text-changed",
+     * "active-descendant-changed", "window-create", "window-destroy", "window-activate",
+     * "window-deactivate", "window-minimize", "window-restore" */
+    const char *kind;
+    char detail[40]; /* a state ("checked"), "add"/"remove", "insert"/"delete", a property
+                      * ("accessible-name"); "" when the event names none */
+    int value;       /* state-changed: 1 set, 0 cleared; else 0 */
+    char *address;   /* the source element as ad_node.address spells it (owned), or NULL */
+} ad_change_event;
+
+typedef struct {
+    ad_change_event *items; /* owned, in the order they arrived */
+    size_t count;
+    size_t dropped; /* seen but not kept: the adapter keeps a bounded record */
+} ad_change_events;
+
 typedef struct ad_adapter ad_adapter;
 
 /* A semantic action on one element of a live read (its ad_node carries the address). */
@@ -351,6 +371,11 @@ typedef struct {
      * Arming (and connecting) ends by deadline_us. */
     void (*watch_changes)(ad_adapter *a, const char *window_id, int64_t deadline_us);
     int (*wait_change)(ad_adapter *a, int64_t until_us);
+    /* The change events the watch armed by watch_changes recorded since the previous call
+     * (since it was armed, for the first), after dispatching what is already queued on the
+     * connection. 1 with *ret filled (the caller's: ad_change_events_clear), 0 when no watch
+     * is armed: events are unavailable and *ret stays empty. NULL: none on this platform. */
+    int (*take_changes)(ad_adapter *a, ad_change_events *ret);
     /* Performs a window operation on `target` (a window from list_windows or window_lookup)
      * and reads it back until ad_win_state_reached (core/window_op.h) holds for req or
      * req->deadline_us passes; ret->reached says which. A window that is no longer the one
@@ -449,6 +474,7 @@ void ad_image_clear(ad_image *img);
 void ad_notification_clear(ad_notification *n);
 void ad_notification_surface_clear(ad_notification_surface *s);
 void ad_shell_surface_clear(ad_shell_surface *s);
+void ad_change_events_clear(ad_change_events *e);
 /* Deep copies (caller owns the result). */
 int ad_app_copy(ad_app *dst, const ad_app *src);
 int ad_window_copy(ad_window *dst, const ad_window *src);

@@ -449,7 +449,36 @@ static void destroy(ad_adapter *a)
     ad_clip_content_clear(&f->clip);
     json_decref(f->overlay_requests);
     ad_notification_surface_clear(&f->notes);
+    ad_change_events_clear(&f->changes);
     free(f);
+}
+
+static int take_changes(ad_adapter *a, ad_change_events *ret)
+{
+    fake_adapter *f = F(a);
+    memset(ret, 0, sizeof(*ret));
+    if (!f->watching)
+        return 0;
+    f->n_take_changes++;
+    *ret = f->changes;
+    memset(&f->changes, 0, sizeof(f->changes));
+    return 1;
+}
+
+void fake_emit(fake_adapter *f, const char *kind, const char *detail, int value,
+               const char *address)
+{
+    ad_change_events *c = &f->changes;
+    ad_change_event *grown = realloc(c->items, (c->count + 1) * sizeof(*grown));
+    if (!grown)
+        abort();
+    c->items = grown;
+    ad_change_event *e = &c->items[c->count++];
+    memset(e, 0, sizeof(*e));
+    e->kind = kind;
+    snprintf(e->detail, sizeof(e->detail), "%s", detail ? detail : "");
+    e->value = value;
+    e->address = address ? strdup(address) : NULL;
 }
 
 static int clip_missing(ad_error *err)
@@ -703,6 +732,7 @@ static const ad_adapter_ops fake_ops = {
     .capture = capture,
     .overlay = overlay,
     .read_notifications = fake_read_notifications,
+    .take_changes = take_changes,
     .destroy = destroy,
 };
 

@@ -150,6 +150,12 @@ typedef struct fake_adapter {
     int n_physical;
     ad_phys_req phys[FAKE_MAX];
     void (*phys_effect)(struct fake_adapter *f, const ad_phys_req *req);
+    /* Change events (--observe): with watching set, take_changes answers 1 and hands over
+     * `changes` (what fake_emit queued, for instance from an act_effect) and counts
+     * n_take_changes; without it the fake watches nothing (take_changes answers 0). */
+    bool watching;
+    ad_change_events changes;
+    int n_take_changes;
 } fake_adapter;
 
 fake_adapter *fake_new(void);
@@ -177,6 +183,11 @@ void fake_notification_action(ad_notification *n, const char *name, ad_rect at);
 /* The adapter ops of fake_notifications.c. */
 int fake_read_notifications(ad_adapter *a, int64_t deadline_us, ad_notification_surface *ret,
                             ad_error *err);
+
+/* Queues one change event (kind static, detail and address copied; address may be NULL) for
+ * the next take_changes. */
+void fake_emit(fake_adapter *f, const char *kind, const char *detail, int value,
+               const char *address);
 
 /* Marks the app with this pid exited (process_alive answers false). */
 void fake_kill(fake_adapter *f, int pid);

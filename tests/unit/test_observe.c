@@ -1,0 +1,362 @@
+/* test_observe.c: --observe (core/observe.h) through ad_dispatch and the fake adapter: the
+ * window's delta across a ref action and press, unchanged: true when nothing changed, events
+ * as evidence that never upgrade a disposition, reads that fail or are cut never claiming
+ * "unchanged", values hidden for secret input, the flag refused by the validator where the
+ * table does not declare it; and the report functions themselves (events coalesced and
+ * named by their source). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/observe.h"
+#include "fake_adapter.h"
+#include "test_util.h"
+
+static ad_node *form_tree(void)
+{
+    return fk("window|n=Form",
+              fk("button|n=Save|id=save|a=Click", NULL),
+              fk("button|n=Nothing|id=nothing|a=Click", NULL),
+              fk("checkbox|n=Agree|id=agree|a=Click|cap=checkable", NULL),
+              fk("statictext|n=status: idle|id=status", NULL),
+              fk("textfield|n=Name|id=name|a=SetValue|a=TypeText|cap=editable", NULL),
+              NULL);
+}
+
+static int setup(void **state)
+{
+    tu_bed *b = tu_bed_new(form_tree());
+    b->fake->watching = true;
+    /* Addresses as an adapter gives them, so events can name their source. */
+    ad_node *root = b->fake->wins[0].root;
+    fk_find(root, "button", "Save")->address = strdup("app|/save");
+    fk_find(root, "checkbox", "Agree")->address = strdup("app|/agree");
+    fk_find(root, "statictext", "status: idle")->address = strdup("app|/status");
+    *state = b;
+    return 0;
+}
+
+static fake_window *win(tu_bed *b)
+{
+    return &b->fake->wins[0];
+}
+
+/* Save renames the status label and the app signals it (three events of one change). */
+static void save_effect(fake_adapter *f, const ad_node *target)
+{
+    if (strcmp(ad_text_get(&target->name), "Save") != 0)
+        return;
+    fk_rename(fk_find(f->wins[0].root, "statictext", "status: idle"), "status: saved");
+    fake_emit(f, "text-changed", "delete", 0, "app|/status");
+    fake_emit(f, "text-changed", "insert", 0, "app|/status");
+    fake_emit(f, "property-change", "accessible-name", 0, "app|/status");
+}
+
+/* Agree flips its checked state and says so. */
+static void agree_effect(fake_adapter *f, const ad_node *target)
+{
+    if (strcmp(ad_text_get(&target->name), "Agree") != 0)
+        return;
+    ad_node *n = fk_find(f->wins[0].root, "checkbox", "Agree");
+    n->states ^= 1u << AD_ST_CHECKED;
+    fake_emit(f, "state-changed", "checked", 1, "app|/agree");
+}
+
+static json_t *act(tu_bed *b, const char *cmd, const char *name, json_t *globals,
+                   bool observe, int want_exit)
+{
+    char *ref = tu_snapshot_ref(fake_base(b->fake), NULL, name);
+    json_t *args = tu_args(cmd, "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0);
+    if (observe)
+        json_object_set_new(args, "observe", json_true());
+    json_t *env = tu_run_exit(fake_base(b->fake), cmd, args, globals, want_exit);
+    free(ref);
+    return env;
+}
+
+static void test_click_reports_the_renamed_label_only(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = save_effect;
+    json_t *env = act(b, "click", "Save", NULL, true, 0);
+    json_t *ch = tu_at(env, "data.changes");
+    assert_non_null(ch);
+    assert_true(json_is_false(json_object_get(ch, "unchanged")));
+    assert_true(json_is_true(json_object_get(ch, "complete")));
+    assert_null(json_object_get(ch, "added"));
+    assert_null(json_object_get(ch, "removed"));
+    assert_int_equal(json_array_size(json_object_get(ch, "changed")), 1);
+    assert_string_equal(tu_str(ch, "changed.0.name"), "status: saved");
+    assert_string_equal(tu_str(ch, "changed.0.changed.0"), "name");
+    assert_int_equal(json_array_size(tu_at(ch, "changed.0.changed")), 1);
+    assert_string_equal(tu_str(ch, "settled"), "quiet");
+    /* The three events of one source, grouped and named by it. */
+    json_t *ev = tu_at(env, "data.details.events");
+    assert_int_equal(json_array_size(ev), 1);
+    assert_string_equal(tu_str(ev, "0.role"), "statictext");
+    assert_string_equal(tu_str(ev, "0.name"), "status: saved");
+    assert_string_equal(tu_str(ev, "0.events.0"), "text-changed:delete");
+    assert_string_equal(tu_str(ev, "0.events.1"), "text-changed:insert");
+    assert_string_equal(tu_str(ev, "0.events.2"), "property-change:accessible-name");
+    assert_null(tu_at(ev, "0.count"));
+    assert_int_equal(tu_int(env, "data.details.events_count"), 3);
+    /* Events are evidence: a click stays delivered_unverified. */
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    assert_int_equal(b->fake->n_act, 1);
+    json_decref(env);
+}
+
+static void test_click_that_changes_nothing_says_unchanged(void **state)
+{
+    tu_bed *b = *state;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_true(json_is_true(tu_at(env, "data.changes.unchanged")));
+    assert_true(json_is_true(tu_at(env, "data.changes.complete")));
+    assert_null(tu_at(env, "data.changes.changed"));
+    assert_int_equal(json_array_size(tu_at(env, "data.details.events")), 0);
+    assert_int_equal(tu_int(env, "data.details.events_count"), 0);
+    assert_int_equal(b->fake->n_act, 1);
+    json_decref(env);
+}
+
+/* An event with no change a read confirms upgrades nothing, and claims no change. */
+static void emit_only(fake_adapter *f, const ad_node *target)
+{
+    (void)target;
+    fake_emit(f, "state-changed", "checked", 1, "app|/agree");
+}
+
+static void test_event_without_a_read_never_upgrades(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = emit_only;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
+    assert_true(json_is_true(tu_at(env, "data.changes.unchanged")));
+    assert_string_equal(tu_str(env, "data.details.events.0.events.0"),
+                        "state-changed:checked=true");
+    assert_string_equal(tu_str(env, "data.details.events.0.name"), "Agree");
+    json_decref(env);
+}
+
+static void test_toggle_reports_the_checked_state(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = agree_effect;
+    json_t *env = act(b, "toggle", "Agree", NULL, true, 0);
+    assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_verified");
+    assert_string_equal(tu_str(env, "data.changes.changed.0.name"), "Agree");
+    assert_string_equal(tu_str(env, "data.changes.changed.0.changed.0"), "states");
+    json_t *states = tu_at(env, "data.changes.changed.0.states");
+    bool checked = false;
+    size_t i;
+    json_t *s;
+    json_array_foreach(states, i, s) checked |= strcmp(json_string_value(s), "checked") == 0;
+    assert_true(checked);
+    json_decref(env);
+}
+
+static void test_without_the_flag_nothing_is_added(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = save_effect;
+    json_t *env = act(b, "click", "Save", NULL, false, 0);
+    assert_null(tu_at(env, "data.changes"));
+    assert_null(tu_at(env, "data.details.events"));
+    assert_null(tu_at(env, "data.details.events_count"));
+    assert_null(tu_at(env, "data.details.events_available"));
+    json_decref(env);
+}
+
+static void test_without_events_one_quiet_period(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->watching = false;
+    b->fake->act_effect = save_effect;
+    json_t *env = act(b, "click", "Save", NULL, true, 0);
+    assert_string_equal(tu_str(env, "data.changes.settled"), "no_events");
+    assert_true(json_is_false(tu_at(env, "data.details.events_available")));
+    assert_null(tu_at(env, "data.details.events"));
+    assert_string_equal(tu_str(env, "data.changes.changed.0.name"), "status: saved");
+    json_decref(env);
+}
+
+static void close_window(fake_adapter *f, const ad_node *target)
+{
+    (void)target;
+    f->wins[0].closed = true;
+}
+
+static void test_an_unread_window_is_never_unchanged(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = close_window;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_null(tu_at(env, "data.changes.unchanged"));
+    assert_true(json_is_false(tu_at(env, "data.changes.complete")));
+    assert_string_equal(tu_str(env, "data.changes.error.read"), "after");
+    assert_string_equal(tu_str(env, "data.changes.error.code"), "WINDOW_NOT_FOUND");
+    json_decref(env);
+}
+
+static void cut_reads(fake_adapter *f, const ad_node *target)
+{
+    (void)target;
+    f->wins[0].complete = false;
+    f->wins[0].cut_reason = "deadline";
+}
+
+static void test_a_cut_read_claims_no_unchanged(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = cut_reads;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_null(tu_at(env, "data.changes.unchanged"));
+    assert_true(json_is_false(tu_at(env, "data.changes.complete")));
+    json_decref(env);
+}
+
+static void test_already_satisfied_sends_nothing(void **state)
+{
+    tu_bed *b = *state;
+    fk_find(win(b)->root, "checkbox", "Agree")->states |= 1u << AD_ST_CHECKED;
+    json_t *env = act(b, "check", "Agree", NULL, true, 0);
+    assert_int_equal(b->fake->n_act, 0);
+    assert_true(json_is_true(tu_at(env, "data.changes.unchanged")));
+    assert_string_equal(tu_str(env, "data.changes.settled"), "nothing_sent");
+    json_decref(env);
+}
+
+static void test_wait_for_settles_the_observation(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = save_effect;
+    json_t *env = act(b, "click", "Save", json_pack("{s:s}", "wait_for", ":status: saved"),
+                      true, 0);
+    assert_string_equal(tu_str(env, "data.matched_selector"), ":status: saved");
+    assert_string_equal(tu_str(env, "data.after_action.changes.settled"), "wait_for");
+    assert_string_equal(tu_str(env, "data.after_action.changes.changed.0.name"),
+                        "status: saved");
+    assert_int_equal(tu_int(env, "data.after_action.details.events_count"), 3);
+    json_decref(env);
+}
+
+static void test_observe_refused_where_not_declared(void **state)
+{
+    tu_bed *b = *state;
+    int reads = b->fake->n_read_window;
+    json_t *env = tu_run_exit(fake_base(b->fake), "snapshot",
+                              tu_args("snapshot", "{s:b}", "observe", 1), NULL, 2);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    assert_string_equal(tu_str(env, "error.details.argument"), "observe");
+    assert_int_equal(b->fake->n_read_window, reads); /* nothing reached the desktop */
+    json_decref(env);
+    env = tu_run_exit(fake_base(b->fake), "type",
+                      tu_args("type", "{s:s, s:s, s:b, s:i}", "ref_id", "@s1abc:e1", "text",
+                              "hi", "observe", 1, "interval_ms", 5), NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    assert_non_null(strstr(tu_str(env, "error.suggestion"), "--interval-ms"));
+    assert_int_equal(b->fake->n_act, 0);
+    json_decref(env);
+}
+
+/* ---- the report functions ---------------------------------------------------------------- */
+
+static ad_tree tree_of(ad_node *root)
+{
+    return (ad_tree){.root = root, .complete = true, .nodes_observed = ad_node_count(root)};
+}
+
+static void test_values_hidden_for_secret_input(void **state)
+{
+    (void)state;
+    ad_tree before = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=old", NULL), NULL));
+    ad_tree after = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=s3cret", NULL), NULL));
+    json_t *shown = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false);
+    assert_string_equal(tu_str(shown, "changed.0.value"), "s3cret");
+    json_t *hidden = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, true);
+    assert_string_equal(tu_str(hidden, "changed.0.changed.0"), "value");
+    char *text = json_dumps(hidden, 0);
+    assert_null(strstr(text, "s3cret"));
+    assert_null(strstr(text, "old"));
+    free(text);
+    json_decref(shown);
+    json_decref(hidden);
+    ad_tree_clear(&before);
+    ad_tree_clear(&after);
+}
+
+static void test_events_grouped_bounded_and_named(void **state)
+{
+    (void)state;
+    ad_tree before = tree_of(fk("window|n=F", fk("button|n=Gone", NULL), NULL));
+    before.root->children[0]->address = strdup("a|/gone");
+    ad_tree after = tree_of(fk("window|n=F", fk("button|n=New", NULL), NULL));
+    after.root->children[0]->address = strdup("a|/new");
+    ad_change_events ev = {0}, more = {0};
+    fake_adapter *f = fake_new();
+    fake_emit(f, "window-destroy", "", 0, "a|/gone");
+    for (int i = 0; i < 40; i++) {
+        char addr[32];
+        snprintf(addr, sizeof(addr), "a|/x%d", i);
+        fake_emit(f, "children-changed", "add", 0, i == 0 ? "a|/new" : addr);
+    }
+    fake_emit(f, "children-changed", "add", 0, "a|/new"); /* the same again */
+    fake_emit(f, "state-changed", "focused", 0, "a|/new");
+    more = f->changes;
+    memset(&f->changes, 0, sizeof(f->changes));
+    ad_observe_events_append(&ev, &more);
+    assert_int_equal(ev.count, 43);
+    json_t *list = ad_observe_events_json(&ev, &before, &after);
+    assert_int_equal(json_array_size(list), AD_OBSERVE_EVENTS_LISTED);
+    assert_string_equal(tu_str(list, "0.name"), "Gone"); /* named from the before read */
+    assert_string_equal(tu_str(list, "0.events.0"), "window-destroy");
+    assert_string_equal(tu_str(list, "1.name"), "New");
+    assert_int_equal(json_array_size(tu_at(list, "1.events")), 2);
+    assert_string_equal(tu_str(list, "1.events.1"), "state-changed:focused=false");
+    assert_int_equal(tu_int(list, "1.count"), 3);
+    assert_null(tu_at(list, "2.name")); /* a source outside both reads: no name */
+    assert_null(tu_at(list, "2.role"));
+    json_decref(list);
+    ad_change_events_clear(&ev);
+    fake_free(f);
+    ad_tree_clear(&before);
+    ad_tree_clear(&after);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_click_reports_the_renamed_label_only, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_click_that_changes_nothing_says_unchanged, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_event_without_a_read_never_upgrades, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_toggle_reports_the_checked_state, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_without_the_flag_nothing_is_added, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_without_events_one_quiet_period, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_an_unread_window_is_never_unchanged, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_a_cut_read_claims_no_unchanged, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_already_satisfied_sends_nothing, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_wait_for_settles_the_observation, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_observe_refused_where_not_declared, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test(test_values_hidden_for_secret_input),
+        cmocka_unit_test(test_events_grouped_bounded_and_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

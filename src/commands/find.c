@@ -250,7 +250,7 @@ static json_t *match_json(const ad_node *n, json_t *ref_id)
 
 /* Builds matches [from, to) and allocates refs into a new refmap. */
 static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_scope *s,
-                            json_t *map, const char *snap_id)
+                            json_t *map, const char *snap_id, bool annotate_unique)
 {
     ad_identity_index *idx = s->idx ? s->idx : s->resolved.idx;
     ad_window *w = s->idx ? &s->surface.window : &s->resolved.window;
@@ -261,16 +261,19 @@ static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_s
     uint64_t next = (uint64_t)json_integer_value(json_object_get(map, "next_ref"));
     for (size_t i = from; i < to; i++) {
         const ad_node *n = l->items[i];
-        json_t *ref = json_null();
+        json_t *ref = json_null(), *entry = NULL;
         if (ad_node_refable(n)) {
             char key[32];
             ad_ref_key(next, key, sizeof(key));
             ref = json_sprintf("@%s:e%llu", snap_id, (unsigned long long)next);
-            json_object_set_new(json_object_get(map, "refs"), key,
-                                ad_ref_entry_new(n, idx, &src, false));
+            entry = ad_ref_entry_new(n, idx, &src, false);
+            json_object_set_new(json_object_get(map, "refs"), key, entry);
             next++;
         }
-        json_array_append_new(arr, match_json(n, ref));
+        json_t *m = match_json(n, ref);
+        if (entry && annotate_unique)
+            ad_present_annotate_unique(m, n, entry);
+        json_array_append_new(arr, m);
     }
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next));
     return arr;
@@ -347,7 +350,8 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                              .surface = s.idx ? s.surface.kind : "window",
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
-    json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
+    json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id,
+                                 ad_arg_bool(args, "annotate_unique"));
     if (single) {
         json_object_set_new(d, "match", json_array_size(arr) ? json_incref(json_array_get(arr, 0))
                                                               : json_null());

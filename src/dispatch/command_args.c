@@ -109,6 +109,11 @@ const ad_arg_spec ad_args_move_window[] = {
     {0},
 };
 
+/* snapshot's and find's --annotate-unique: one text, so their help says the same. */
+#define ANNOTATE_UNIQUE_ARG                                                                    \
+    {.name = "annotate-unique", .type = AD_ARG_BOOL,                                          \
+     .help = "Mark refs not unique at capture with unique: false and their named context."}
+
 const ad_arg_spec ad_args_snapshot[] = {
     {.name = "app", .type = AD_ARG_STRING,
      .help = "Application to read (default: focused app or window)."},
@@ -129,8 +134,7 @@ const ad_arg_spec ad_args_snapshot[] = {
      .max = AD_DURATION_MAX_MS, .help = "Observation deadline."},
     {.name = "force-electron-a11y", .type = AD_ARG_BOOL,
      .help = "Assume Chromium renderer accessibility is already forced."},
-    {.name = "annotate-unique", .type = AD_ARG_BOOL,
-     .help = "Mark refs not unique at capture with unique: false and their named context."},
+    ANNOTATE_UNIQUE_ARG,
     {0},
 };
 
@@ -159,6 +163,7 @@ const ad_arg_spec ad_args_find[] = {
     {.name = "nth", .type = AD_ARG_INT, .help = "Return the match at zero-based index N."},
     {.name = "limit", .type = AD_ARG_INT, .default_value = "50",
      .help = "Return at most N matches; 0 returns all."},
+    ANNOTATE_UNIQUE_ARG,
     {0},
 };
 

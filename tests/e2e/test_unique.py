@@ -53,3 +53,42 @@ def test_widget_factory_marks_exactly_the_refs_that_fail(cli, widget_factory_app
 
 def test_fixture_marks_exactly_the_refs_that_fail(cli, fixture_app):
     _check_app(cli, "ad-fixture", fixture_app.window())
+
+
+def _check_find(cli, app, role, window):
+    """find --annotate-unique over every element of `role`: the same rule as snapshot's, each
+    mark read back through resolution and pyatspi."""
+    plain = cli.ok("find", "--app", app, "--role", role, "--limit", "0")
+    assert "'unique'" not in str(plain)
+    data = cli.ok("find", "--app", app, "--role", role, "--limit", "0", "--annotate-unique")
+    live = _live_role_names(window)
+    marked = []
+    for m in data["matches"]:
+        if m["ref_id"] is None:
+            assert "unique" not in m
+            continue
+        code, env = cli.run("get", m["ref_id"], "--property", "role")
+        if "unique" in m:
+            assert m["unique"] is False
+            marked.append(m)
+            assert code == 1 and env["error"]["details"]["kind"] == "identity_not_unique", \
+                (m, env)
+            if m.get("name"):
+                assert live[(m["role"], m["name"])] >= 2, m
+        else:
+            assert code == 0 and env["data"]["value"] == m["role"], (m, env)
+    return data["matches"], marked
+
+
+def test_find_marks_exactly_the_refs_that_fail(cli, widget_factory_app):
+    # find had no --annotate-unique: the flag was refused as unknown before.
+    snap = cli.ok("snapshot", "--app", "gtk3-widget-factory", "-i", "--annotate-unique")
+    roles = Counter(r["role"] for r in _tree_refs(snap["tree"]) if "unique" in r)
+    assert roles, "the widget factory has twins"
+    role = roles.most_common(1)[0][0]
+    matches, marked = _check_find(cli, "gtk3-widget-factory", role,
+                                  widget_factory_app.window())
+    assert marked and len(marked) <= len(matches)
+    for m in marked:
+        if "context" in m:
+            assert ":" in m["context"] and len(m["context"]) < 200

@@ -14,12 +14,22 @@
 #define AD_SIGNED_MAX INT32_MAX
 
 /* Ref actions that take only a ref and the actionability budget. */
+/* The view of the fresh snapshot a post-action --wait-for returns (post_wait.c): the same
+ * names as snapshot's own flags, off by default as there, so the default output stays
+ * snapshot's. Without --wait-for they are refused (dispatch.c, check_globals). */
+#define WAIT_VIEW_ARGS                                                                         \
+    {.name = "interactive-only", .short_name = 'i', .type = AD_ARG_BOOL,                      \
+     .help = "With --wait-for: its snapshot drops leaves without a ref."},                    \
+    {.name = "compact", .type = AD_ARG_BOOL,                                                  \
+     .help = "With --wait-for: its snapshot collapses single-child unnamed wrappers."}
+
 const ad_arg_spec ad_args_ref_action[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
      .help = "Qualified ref, such as @s8f3k2p9:e1."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -217,6 +227,7 @@ const ad_arg_spec ad_args_type[] = {
      .help = "Resolution, actionability and delivery budget (default 5000 + 30/char)."},
     {.name = "interval-ms", .type = AD_ARG_INT, .min = 1, .max = 2000,
      .help = "Type one keystroke every MS milliseconds, 1 to 2000."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -230,6 +241,7 @@ const ad_arg_spec ad_args_set_value[] = {
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -241,6 +253,7 @@ const ad_arg_spec ad_args_select[] = {
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -253,6 +266,7 @@ const ad_arg_spec ad_args_scroll[] = {
      .max = AD_SIGNED_MAX, .help = "Number of scroll units, 1 or more."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Wait budget."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -265,6 +279,7 @@ const ad_arg_spec ad_args_press[] = {
      .help = "Target the instance that owns this window."},
     {.name = "force", .type = AD_ARG_BOOL,
      .help = "Send a combo the platform blocks as dangerous."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -277,6 +292,7 @@ const ad_arg_spec ad_args_hover[] = {
      .help = "Reserved; a positive value is rejected."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Budget for the ref to resolve and become actionable."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -293,6 +309,7 @@ const ad_arg_spec ad_args_drag[] = {
      .max = AD_DURATION_MAX_MS, .help = "Budget for the whole gesture."},
     {.name = "wait-for-scope", .type = AD_ARG_ENUM, .default_value = "to", .choices = "to|from",
      .help = "Which endpoint's window a post-action --wait-for polls."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 

@@ -405,7 +405,8 @@ int ad_atspi_list_windows(sd_bus *bus, ad_shell_reader *reader, const ad_app_lis
         drop_unshown_nameless(ret, first_of_app);
         /* gnome-shell's stage is no app window; its open surfaces are (shell_surfaces.h). */
         if (ad_shell_is_shell_app(ctxs[i].app)) {
-            ad_shell_surface_windows(bus, ctxs[i].app, deadline_us, ret, first_of_app);
+            ad_shell_surface_windows(bus, &(reader ? reader : &own)->session, ctxs[i].app,
+                                     deadline_us, ret, first_of_app);
             cap = ret->count; /* the list was reallocated to its count */
         }
         free(ctxs[i].toolkit);

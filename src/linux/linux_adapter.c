@@ -354,7 +354,7 @@ static size_t shell_surface_kinds(ad_adapter *a, int64_t deadline_us, const char
     linux_adapter *la = (linux_adapter *)a;
     ad_error ignored = AD_ERROR_INIT;
     size_t n = connect_bus(la, deadline_us, &ignored) == 0
-                   ? ad_shell_surface_kinds(la->bus, deadline_us, ret, cap)
+                   ? ad_shell_surface_kinds(la->bus, &la->shell.session, deadline_us, ret, cap)
                    : 0;
     ad_error_clear(&ignored);
     return n;
@@ -366,7 +366,7 @@ static int shell_surface(ad_adapter *a, const char *kind, int64_t deadline_us,
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
-    return ad_shell_surface_find(la->bus, kind, deadline_us, ret, err);
+    return ad_shell_surface_find(la->bus, &la->shell.session, kind, deadline_us, ret, err);
 }
 
 static void destroy(ad_adapter *a)

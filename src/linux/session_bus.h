@@ -1,5 +1,6 @@
 /* session_bus.h: a fresh connection to the user's session bus for one GNOME call (its own
- * connection, so a name it owns goes when it closes), with the failure as an ad_error. */
+ * connection, so a name it owns goes when it closes), with the failure as an ad_error; and
+ * a link that keeps one connection for an adapter's repeated reads. */
 #ifndef AD_SESSION_BUS_H
 #define AD_SESSION_BUS_H
 

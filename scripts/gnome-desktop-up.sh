@@ -116,7 +116,29 @@ if [[ $kind == gnome-wayland ]]; then
   wait_for "the Wayland socket" "$shell_pid" test -S "$runtime_dir/wayland-0" \
     || die "gnome-shell made no wayland-0 socket; see $DIR/gnome-shell.log"
 fi
-# The shell starts in the Overview, which covers every window; close it and check.
+# The shell starts in the Overview, which covers every window; close it and check, but only
+# after its startup animation has ended. gnome-shell 43's Overview.runStartupAnimation ends
+# in an ease's onComplete (overviewControls.js); a hide() that lands during it (our first
+# OverviewActive=false came as soon as the D-Bus name was up) cut that ease, so
+# 'startup-complete' never came: Main.layoutManager._startingUp stayed true (read with Eval
+# in unsafe mode after a start that "succeeded"), and under load the Overview sometimes
+# never closed at all ("timed out ... waiting for the Overview to close"). At
+# startup-complete the shell logs "GNOME Shell started at" (main.js, a structured message
+# that reaches stderr without a journal): wait for that line first, with its own bound.
+startup_complete() {
+  grep -q 'GNOME Shell started at' "$DIR/gnome-shell.log"
+}
+# Where the shell was when it never got there (Eval answers in unsafe mode only).
+startup_state() {
+  session_send --dest=org.gnome.Shell /org/gnome/Shell org.gnome.Shell.Eval \
+    string:'JSON.stringify({starting_up: Main.layoutManager._startingUp, overview:
+      Main.overview._shownState, animating: Main.overview.animationInProgress})' 2>&1 | tail -1
+}
+if ! STEP_TIMEOUT_S=${AD_GNOME_STARTUP_TIMEOUT_S:-120} \
+  wait_for "gnome-shell's startup animation to end" "$shell_pid" startup_complete; then
+  echo "gnome-desktop-up: the shell's state: $(startup_state)" >&2
+  die "gnome-shell's startup did not complete; see $DIR/gnome-shell.log"
+fi
 overview_closed() {
   session_send --dest=org.gnome.Shell /org/gnome/Shell org.freedesktop.DBus.Properties.Set \
     string:org.gnome.Shell string:OverviewActive variant:boolean:false >/dev/null &&

@@ -253,7 +253,7 @@ static json_t *match_json(const ad_node *n, json_t *ref_id)
 
 /* Builds matches [from, to) and allocates refs into a new refmap. */
 static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_scope *s,
-                            json_t *map, const char *snap_id)
+                            json_t *map, const char *snap_id, bool annotate_unique)
 {
     ad_identity_index *idx = s->idx ? s->idx : s->resolved.idx;
     ad_window *w = s->idx ? &s->surface.window : &s->resolved.window;
@@ -264,16 +264,19 @@ static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_s
     uint64_t next = (uint64_t)json_integer_value(json_object_get(map, "next_ref"));
     for (size_t i = from; i < to; i++) {
         const ad_node *n = l->items[i];
-        json_t *ref = json_null();
+        json_t *ref = json_null(), *entry = NULL;
         if (ad_node_refable(n)) {
             char key[32];
             ad_ref_key(next, key, sizeof(key));
             ref = json_sprintf("@%s:e%llu", snap_id, (unsigned long long)next);
-            json_object_set_new(json_object_get(map, "refs"), key,
-                                ad_ref_entry_new(n, idx, &src, false));
+            entry = ad_ref_entry_new(n, idx, &src, false);
+            json_object_set_new(json_object_get(map, "refs"), key, entry);
             next++;
         }
-        json_array_append_new(arr, match_json(n, ref));
+        json_t *m = match_json(n, ref);
+        if (entry && annotate_unique)
+            ad_present_annotate_unique(m, n, entry);
+        json_array_append_new(arr, m);
     }
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next));
     return arr;
@@ -301,15 +304,15 @@ static bool keep_match(const ad_node *n, void *ud)
 /* find --since: the delta's matches in place of `matches` (since.h): added and changed as
  * matches with new refs (changed naming its fields), removed with their old refs. */
 static int since_matches(const ad_since *since, search_scope *s, const query *q, json_t *map,
-                         const char *id, json_t *d)
+                         const char *id, bool annotate_unique, json_t *d)
 {
     ad_since_matches m;
     if (ad_since_match(since, &s->surface.tree, keep_match, (void *)q, &m) < 0)
         return -1;
     node_list added = {.items = m.added, .count = m.n_added};
     node_list changed = {.items = m.changed, .count = m.n_changed};
-    json_t *a = emit_matches(&added, 0, added.count, s, map, id);
-    json_t *c = emit_matches(&changed, 0, changed.count, s, map, id);
+    json_t *a = emit_matches(&added, 0, added.count, s, map, id, annotate_unique);
+    json_t *c = emit_matches(&changed, 0, changed.count, s, map, id, annotate_unique);
     for (size_t i = 0; i < m.n_changed; i++)
         json_object_set_new(json_array_get(c, i), "changed",
                             ad_diff_fields_json(m.changed_fields[i]));
@@ -420,13 +423,15 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
     if (since.id) {
-        if (since_matches(&since, &s, &q, map, id, d) < 0) {
+        if (since_matches(&since, &s, &q, map, id, ad_arg_bool(args, "annotate_unique"),
+                          d) < 0) {
             ad_error_set(err, AD_INTERNAL, "cannot build the delta");
             goto done;
         }
         json_object_set_new(d, "total_matches", json_integer((json_int_t)l.count));
     } else {
-        json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
+        json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id,
+                                   ad_arg_bool(args, "annotate_unique"));
         present_matches(d, arr, single, l.count, to);
     }
     if (l.count == 0 && roles) {

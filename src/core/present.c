@@ -229,6 +229,17 @@ static json_t *named_context(const ad_node *n)
     return NULL;
 }
 
+void ad_present_annotate_unique(json_t *o, const ad_node *n, const json_t *entry)
+{
+    /* The entry's own verdict, the one resolution reads: never a second copy of it. */
+    if (json_is_true(json_object_get(entry, "unique_at_capture")))
+        return;
+    json_object_set_new(o, "unique", json_false());
+    json_t *ctx = named_context(n);
+    if (ctx)
+        json_object_set_new(o, "context", ctx);
+}
+
 static void set_str(json_t *o, const char *key, const char *s)
 {
     if (s)
@@ -401,14 +412,8 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         snprintf(ref, sizeof(ref), "@%s:e%llu", em->snapshot_id, (unsigned long long)num);
         json_object_set_new(o, "ref_id", json_string(ref));
         json_t *entry = ad_ref_entry_new(n, p->idx, p->src, target);
-        /* The entry's own verdict, the one resolution reads: never a second copy of it. */
-        if (p->opts->annotate_unique &&
-            !json_is_true(json_object_get(entry, "unique_at_capture"))) {
-            json_object_set_new(o, "unique", json_false());
-            json_t *ctx = named_context(n);
-            if (ctx)
-                json_object_set_new(o, "context", ctx);
-        }
+        if (p->opts->annotate_unique)
+            ad_present_annotate_unique(o, n, entry);
         json_object_set_new(em->refs, key, entry);
         if (em->added == em->cap_nodes) {
             size_t cap = em->cap_nodes ? em->cap_nodes * 2 : 64;

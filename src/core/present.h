@@ -87,4 +87,9 @@ json_t *ad_refmap_source_new(const ad_present_source *src);
 json_t *ad_ref_entry_new(const ad_node *n, const ad_identity_index *idx,
                          const ad_present_source *src, bool drill_target);
 
+/* --annotate-unique (snapshot, find): when n's ref entry (borrowed) was not unique at
+ * capture, sets "unique": false on o and "context", the nearest name around n as a
+ * role:name selector, when there is one. */
+void ad_present_annotate_unique(json_t *o, const ad_node *n, const json_t *entry);
+
 #endif

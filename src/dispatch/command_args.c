@@ -19,6 +19,15 @@
     {.name = "observe", .type = AD_ARG_BOOL,                                                 \
      .help = "Also report what changed in the window: data.changes and details.events."}
 
+/* The view of the fresh snapshot a post-action --wait-for returns (post_wait.c): the same
+ * names as snapshot's own flags, off by default as there, so the default output stays
+ * snapshot's. Without --wait-for they are refused (dispatch.c, check_globals). */
+#define WAIT_VIEW_ARGS                                                                         \
+    {.name = "interactive-only", .short_name = 'i', .type = AD_ARG_BOOL,                      \
+     .help = "With --wait-for: its snapshot drops leaves without a ref."},                    \
+    {.name = "compact", .type = AD_ARG_BOOL,                                                  \
+     .help = "With --wait-for: its snapshot collapses single-child unnamed wrappers."}
+
 /* Ref actions that take only a ref and the actionability budget. */
 const ad_arg_spec ad_args_ref_action[] = {
     {.name = "ref_id", .type = AD_ARG_STRING, .positional = true, .required = true,
@@ -27,6 +36,7 @@ const ad_arg_spec ad_args_ref_action[] = {
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     ARG_OBSERVE,
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -116,6 +126,11 @@ const ad_arg_spec ad_args_move_window[] = {
     {0},
 };
 
+/* snapshot's and find's --annotate-unique: one text, so their help says the same. */
+#define ANNOTATE_UNIQUE_ARG                                                                    \
+    {.name = "annotate-unique", .type = AD_ARG_BOOL,                                          \
+     .help = "Mark refs not unique at capture with unique: false and their named context."}
+
 const ad_arg_spec ad_args_snapshot[] = {
     {.name = "app", .type = AD_ARG_STRING,
      .help = "Application to read (default: focused app or window)."},
@@ -136,8 +151,7 @@ const ad_arg_spec ad_args_snapshot[] = {
      .max = AD_DURATION_MAX_MS, .help = "Observation deadline."},
     {.name = "force-electron-a11y", .type = AD_ARG_BOOL,
      .help = "Assume Chromium renderer accessibility is already forced."},
-    {.name = "annotate-unique", .type = AD_ARG_BOOL,
-     .help = "Mark refs not unique at capture with unique: false and their named context."},
+    ANNOTATE_UNIQUE_ARG,
     {.name = "since", .type = AD_ARG_STRING, .max_bytes = AD_SNAPSHOT_ID_MAX,
      .help = "Return what changed in the same window since this snapshot id."},
     {0},
@@ -170,6 +184,7 @@ const ad_arg_spec ad_args_find[] = {
      .help = "Return at most N matches; 0 returns all."},
     {.name = "since", .type = AD_ARG_STRING, .max_bytes = AD_SNAPSHOT_ID_MAX,
      .help = "Return the matches that changed in the same window since this snapshot id."},
+    ANNOTATE_UNIQUE_ARG,
     {0},
 };
 
@@ -224,6 +239,7 @@ const ad_arg_spec ad_args_type[] = {
     {.name = "interval-ms", .type = AD_ARG_INT, .min = 1, .max = 2000,
      .help = "Type one keystroke every MS milliseconds, 1 to 2000."},
     ARG_OBSERVE,
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -238,6 +254,7 @@ const ad_arg_spec ad_args_set_value[] = {
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     ARG_OBSERVE,
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -250,6 +267,7 @@ const ad_arg_spec ad_args_select[] = {
      .max = AD_DURATION_MAX_MS,
      .help = "Budget to resolve the ref and wait until it is actionable."},
     ARG_OBSERVE,
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -262,6 +280,7 @@ const ad_arg_spec ad_args_scroll[] = {
      .max = AD_SIGNED_MAX, .help = "Number of scroll units, 1 or more."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Wait budget."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -275,6 +294,7 @@ const ad_arg_spec ad_args_press[] = {
     {.name = "force", .type = AD_ARG_BOOL,
      .help = "Send a combo the platform blocks as dangerous."},
     ARG_OBSERVE,
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -287,6 +307,7 @@ const ad_arg_spec ad_args_hover[] = {
      .help = "Reserved; a positive value is rejected."},
     {.name = "timeout-ms", .type = AD_ARG_INT, .default_value = "5000", .min = 0,
      .max = AD_DURATION_MAX_MS, .help = "Budget for the ref to resolve and become actionable."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 
@@ -303,6 +324,7 @@ const ad_arg_spec ad_args_drag[] = {
      .max = AD_DURATION_MAX_MS, .help = "Budget for the whole gesture."},
     {.name = "wait-for-scope", .type = AD_ARG_ENUM, .default_value = "to", .choices = "to|from",
      .help = "Which endpoint's window a post-action --wait-for polls."},
+    WAIT_VIEW_ARGS,
     {0},
 };
 

@@ -71,7 +71,8 @@ static const char *global_str(const json_t *globals, const char *key)
 
 /* Global flags that exist in the table but whose feature is not in this build fail closed
  * instead of being silently ignored. */
-static int check_globals(const ad_command *cmd, const json_t *globals, ad_error *err)
+static int check_globals(const ad_command *cmd, const json_t *globals, const json_t *args,
+                         ad_error *err)
 {
     const char *wf = global_str(globals, "wait_for");
     const char *wg = global_str(globals, "wait_for_gone");
@@ -90,6 +91,15 @@ static int check_globals(const ad_command *cmd, const json_t *globals, ad_error 
     }
     if (wf && wg) {
         ad_error_set(err, AD_INVALID_ARGS, "--wait-for and --wait-for-gone cannot combine");
+        return -1;
+    }
+    /* An action's -i / --compact shape only the snapshot its --wait-for returns. */
+    bool view = json_is_true(json_object_get(args, "interactive_only")) ||
+                json_is_true(json_object_get(args, "compact"));
+    if (view && !wf && cmd != ad_command_fresh_observation() && cmd->accepts_wait_flags) {
+        ad_error_set(err, AD_INVALID_ARGS, "%s accepts -i and --compact only with --wait-for, "
+                                           "whose snapshot they shape", cmd->name);
+        ad_error_suggest(err, "Add --wait-for SELECTOR, or drop -i and --compact");
         return -1;
     }
     bool budget = json_object_get(globals, "max_bytes") || json_object_get(globals, "max_tokens");
@@ -254,7 +264,7 @@ int ad_dispatch_preflight(ad_adapter *adapter, const ad_command *cmd, const json
         ad_args_validate(cmd, given_args, &p->args, err) < 0)
         return -1;
     p->ctx.globals = p->globals;
-    if (check_globals(cmd, p->globals, err) < 0)
+    if (check_globals(cmd, p->globals, p->args, err) < 0)
         return -1;
     p->ctx.budget = budget_from(cmd, p->globals);
     /* An invalid id is INVALID_ARGS for every command (configuration.md: nothing runs). */

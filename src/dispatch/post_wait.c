@@ -85,7 +85,7 @@ static const char *wait_selector(const ad_ctx *ctx, bool *ret_gone, int64_t *ret
 
 /* The fresh snapshot a satisfied --wait-for returns: the table's fresh_observation command
  * (snapshot) over the same window, with the caller's snapshot flags when the command was a
- * snapshot. */
+ * snapshot, and an action's -i / --compact (command_args.c, WAIT_VIEW_ARGS). */
 static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_t **ret,
                           ad_error *err)
 {
@@ -96,6 +96,10 @@ static int fresh_snapshot(ad_ctx *ctx, const json_t *args, bool is_action, json_
     } else {
         /* The window the action observed, with snapshot's own defaults from the table. */
         json_t *given = json_pack("{s:s}", "window_id", ctx->observed_window_id);
+        static const char *const view[] = {"interactive_only", "compact"};
+        for (size_t i = 0; i < sizeof(view) / sizeof(view[0]); i++)
+            if (json_is_true(json_object_get(args, view[i])))
+                json_object_set_new(given, view[i], json_true());
         int vrc = ad_args_validate(snap, given, &sargs, err);
         json_decref(given);
         if (vrc < 0)

@@ -8,6 +8,7 @@
 
 #include "linux/dbus_pipe.h"
 #include "linux/desktop_entry.h"
+#include "linux/shell_frames.h" /* ad_shell_reader */
 #include "platform/adapter.h"
 
 /* How long one app may stay silent before it costs only its own entry (skipped as
@@ -24,11 +25,13 @@ int ad_atspi_list_apps(sd_bus *bus, ad_desktop_entries *desktop_entries, int64_t
 /* One app by bus name (no desktop entry lookup); an app that does not answer is skipped. */
 int ad_atspi_probe_app(sd_bus *bus, const char *bus_name, int64_t deadline_us,
                        ad_app_list *ret, ad_error *err);
-/* Windows of the given apps (every app, without desktop entries, when apps is NULL). */
-int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
-                          ad_window_list *ret, ad_error *err);
-int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_us,
-                           ad_window *ret, ad_error *err);
+/* Windows of the given apps (every app, without desktop entries, when apps is NULL). On
+ * Wayland GNOME Shell's list is read through `shell` (the adapter's, borrowed; NULL: a reader
+ * of this call alone). */
+int ad_atspi_list_windows(sd_bus *bus, ad_shell_reader *shell, const ad_app_list *apps,
+                          int64_t deadline_us, ad_window_list *ret, ad_error *err);
+int ad_atspi_window_lookup(sd_bus *bus, ad_shell_reader *shell, const char *window_id,
+                           int64_t deadline_us, ad_window *ret, ad_error *err);
 
 /* "w-1.11-org-a11y-atspi-accessible-3" <-> (":1.11", "/org/a11y/atspi/accessible/3"). */
 char *ad_atspi_window_id(const char *bus, const char *path);

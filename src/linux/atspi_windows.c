@@ -277,14 +277,14 @@ static void apply_x11_facts(const app_ctx *a, ad_window_list *l, size_t from,
  * the compositor's focus and its minimized state; any other keeps unknown bounds, never the
  * window-relative ones. The shell's list is read once per list (*shell, *read_state as
  * there: 0 not yet, 1 read, -1 unavailable). */
-static void apply_shell_facts(ad_window_list *l, size_t from, int64_t deadline_us,
-                              ad_shell_windows *shell, int *read_state)
+static void apply_shell_facts(ad_window_list *l, size_t from, ad_shell_reader *reader,
+                              int64_t deadline_us, ad_shell_windows *shell, int *read_state)
 {
     for (size_t i = from; i < l->count; i++) {
         ad_window *w = &l->items[i];
         if (*read_state == 0)
-            *read_state = ad_shell_frames_read(deadline_us, shell) == AD_SHELL_FRAMES_OK ? 1
-                                                                                       : -1;
+            *read_state =
+                ad_shell_frames_read(reader, deadline_us, shell) == AD_SHELL_FRAMES_OK ? 1 : -1;
         if (*read_state > 0 && w->pid > 0 && w->pid == shell->shell_pid)
             continue;
         ad_rect origin;
@@ -325,10 +325,11 @@ static void drop_unshown_nameless(ad_window_list *l, size_t from)
     }
 }
 
-int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline_us,
-                          ad_window_list *ret, ad_error *err)
+int ad_atspi_list_windows(sd_bus *bus, ad_shell_reader *reader, const ad_app_list *apps,
+                          int64_t deadline_us, ad_window_list *ret, ad_error *err)
 {
     ad_app_list all = {0};
+    ad_shell_reader own = {0}; /* without the caller's: this call's alone */
     memset(ret, 0, sizeof(*ret));
     if (!apps) {
         if (ad_atspi_list_apps(bus, NULL, deadline_us, &all, err) < 0)
@@ -396,14 +397,16 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
         }
         free_probes(ctxs[i].wins);
         if (wayland)
-            apply_shell_facts(ret, first_of_app, deadline_us, &shell, &shell_read);
+            apply_shell_facts(ret, first_of_app, reader ? reader : &own, deadline_us, &shell,
+                              &shell_read);
         else
             apply_x11_facts(&ctxs[i], ret, first_of_app, &clients, &clients_read);
         /* After: a window that took its title from a managed X client is shown. */
         drop_unshown_nameless(ret, first_of_app);
         /* gnome-shell's stage is no app window; its open surfaces are (shell_surfaces.h). */
         if (ad_shell_is_shell_app(ctxs[i].app)) {
-            ad_shell_surface_windows(bus, ctxs[i].app, deadline_us, ret, first_of_app);
+            ad_shell_surface_windows(bus, &(reader ? reader : &own)->session, ctxs[i].app,
+                                     deadline_us, ret, first_of_app);
             cap = ret->count; /* the list was reallocated to its count */
         }
         free(ctxs[i].toolkit);
@@ -411,6 +414,7 @@ int ad_atspi_list_windows(sd_bus *bus, const ad_app_list *apps, int64_t deadline
     }
     ad_x11_clients_free(&clients);
     ad_shell_windows_free(&shell);
+    ad_shell_reader_close(&own);
     free(ctxs);
     ad_app_list_clear(&all);
     return 0;
@@ -431,8 +435,8 @@ static int name_has_owner(sd_bus *bus, const char *name, int64_t deadline_us)
     return has;
 }
 
-int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_us,
-                           ad_window *ret, ad_error *err)
+int ad_atspi_window_lookup(sd_bus *bus, ad_shell_reader *shell, const char *window_id,
+                           int64_t deadline_us, ad_window *ret, ad_error *err)
 {
     char *wbus = NULL, *wpath = NULL;
     if (ad_atspi_window_id_parse(window_id, &wbus, &wpath) < 0) {
@@ -455,7 +459,7 @@ int ad_atspi_window_lookup(sd_bus *bus, const char *window_id, int64_t deadline_
         ad_error_detail(err, "kind", json_string("deadline"));
         goto done;
     }
-    if (apps.count == 1 && ad_atspi_list_windows(bus, &apps, deadline_us, &wins, err) < 0)
+    if (apps.count == 1 && ad_atspi_list_windows(bus, shell, &apps, deadline_us, &wins, err) < 0)
         goto done;
     for (size_t i = 0; i < wins.count; i++)
         if (strcmp(wins.items[i].id, window_id) == 0) {

@@ -138,12 +138,13 @@ static void wayland_place(ad_node *n, const ad_shell_windows *l, int pid, bool g
  * screen). The window is placed by GNOME Shell's list (shell_geometry.h has the rule and the
  * measurements); an X11 client under Xwayland already reports screen coordinates unless it is
  * GTK 4. Without a proved window every bound is unknown. */
-static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pid)
+static void place_on_wayland(ad_tree *tree, const ad_window_frame *frame, int pid,
+                             ad_shell_reader *shell)
 {
     ad_node *root = tree->root;
     ad_shell_windows l;
     ad_rect origin;
-    ad_shell_frames_state st = ad_shell_frames_read(ad_deadline_after_ms(1000), &l);
+    ad_shell_frames_state st = ad_shell_frames_read(shell, ad_deadline_after_ms(1000), &l);
     if (st != AD_SHELL_FRAMES_OK) {
         /* gnome-shell's own extents are screen coordinates with or without its list. */
         if (!(pid > 0 && pid == l.shell_pid)) {
@@ -176,11 +177,12 @@ done:
     ad_shell_windows_free(&l);
 }
 
-void ad_gtk4_place_tree(ad_tree *tree, const ad_window_frame *frame, int pid)
+void ad_gtk4_place_tree(ad_tree *tree, const ad_window_frame *frame, int pid,
+                        ad_shell_reader *shell)
 {
     ad_node *root = tree->root;
     if (root && ad_linux_wayland_session()) {
-        place_on_wayland(tree, frame, pid);
+        place_on_wayland(tree, frame, pid, shell);
         return;
     }
     if (!root || !frame->window_relative)

@@ -4,6 +4,7 @@
 #define AD_GTK4_PLACE_H
 
 #include "core/node.h"
+#include "linux/shell_frames.h"
 #include "linux/walker.h"
 #include "platform/adapter.h" /* ad_tree */
 
@@ -15,7 +16,9 @@
  * In a Wayland session every toolkit's extents are window-relative: the window is found in
  * GNOME Shell's window list (shell_frames.h, shell_geometry.h) by pid, title and size, and
  * the tree moves by its origin; without that list or a single match every bound is unknown.
- * There the list also gives tree->screen (the stage), which X11 gives elsewhere. */
-void ad_gtk4_place_tree(ad_tree *tree, const ad_window_frame *frame, int pid);
+ * There the list also gives tree->screen (the stage), which X11 gives elsewhere; it is read
+ * through `shell` (the adapter's, borrowed). */
+void ad_gtk4_place_tree(ad_tree *tree, const ad_window_frame *frame, int pid,
+                        ad_shell_reader *shell);
 
 #endif

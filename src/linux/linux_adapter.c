@@ -44,6 +44,10 @@ typedef struct {
     /* The installed desktop entries, read on first use (owned; NULL when out of memory:
      * apps then have no bundle id). Per adapter, never process-global. */
     ad_desktop_entries *desktop;
+    /* GNOME Shell's window list on Wayland: one session-bus connection and the remembered
+     * "not in unsafe mode" for the adapter's life (shell_frames.h); read_window asks on
+     * every poll of an action's actionability loop. */
+    ad_shell_reader shell;
     bool tried;
 } linux_adapter;
 
@@ -118,11 +122,11 @@ static int list_windows(ad_adapter *a, const ad_app_list *apps, int64_t deadline
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
     if (apps)
-        return ad_atspi_list_windows(la->bus, apps, deadline_us, ret, err);
+        return ad_atspi_list_windows(la->bus, &la->shell, apps, deadline_us, ret, err);
     ad_app_list all = {0}; /* every app, with this adapter's desktop entries */
     if (ad_atspi_list_apps(la->bus, la->desktop, deadline_us, &all, err) < 0)
         return -1;
-    int rc = ad_atspi_list_windows(la->bus, &all, deadline_us, ret, err);
+    int rc = ad_atspi_list_windows(la->bus, &la->shell, &all, deadline_us, ret, err);
     ad_app_list_clear(&all);
     return rc;
 }
@@ -133,7 +137,7 @@ static int window_lookup(ad_adapter *a, const char *window_id, int64_t deadline_
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
-    return ad_atspi_window_lookup(la->bus, window_id, deadline_us, ret, err);
+    return ad_atspi_window_lookup(la->bus, &la->shell, window_id, deadline_us, ret, err);
 }
 
 static bool process_alive(ad_adapter *a, int pid, const char *instance)
@@ -156,8 +160,8 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     ad_window_frame frame;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
     if (rc == 0)
-        ad_gtk4_place_tree(ret, &frame,
-                           ad_atspi_bus_pid(la->bus, bus, lim->deadline_us));
+        ad_gtk4_place_tree(ret, &frame, ad_atspi_bus_pid(la->bus, bus, lim->deadline_us),
+                           &la->shell);
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {
         ret->screen = (ad_rect){0, 0, sw, sh};
@@ -375,7 +379,7 @@ static size_t shell_surface_kinds(ad_adapter *a, int64_t deadline_us, const char
     linux_adapter *la = (linux_adapter *)a;
     ad_error ignored = AD_ERROR_INIT;
     size_t n = connect_bus(la, deadline_us, &ignored) == 0
-                   ? ad_shell_surface_kinds(la->bus, deadline_us, ret, cap)
+                   ? ad_shell_surface_kinds(la->bus, &la->shell.session, deadline_us, ret, cap)
                    : 0;
     ad_error_clear(&ignored);
     return n;
@@ -387,7 +391,7 @@ static int shell_surface(ad_adapter *a, const char *kind, int64_t deadline_us,
     linux_adapter *la = (linux_adapter *)a;
     if (connect_bus(la, deadline_us, err) < 0)
         return -1;
-    return ad_shell_surface_find(la->bus, kind, deadline_us, ret, err);
+    return ad_shell_surface_find(la->bus, &la->shell.session, kind, deadline_us, ret, err);
 }
 
 static void destroy(ad_adapter *a)
@@ -397,6 +401,7 @@ static void destroy(ad_adapter *a)
     free(la->watch_bus);
     ad_linux_physical_settle(&la->held_keys, false);
     ad_desktop_entries_free(la->desktop);
+    ad_shell_reader_close(&la->shell);
     /* No flush: a stalled bus would hold the exit forever, and nothing queued needs
      * delivering (bus_call.h, ad_bus_close). */
     ad_bus_close(la->bus);

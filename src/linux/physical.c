@@ -74,7 +74,7 @@ static int x_window_of(sd_bus *bus, const ad_window *known, const char *window_i
 {
     ad_window w = {0};
     if (!(known && known->id && strcmp(known->id, window_id) == 0)) {
-        if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
+        if (ad_atspi_window_lookup(bus, NULL, window_id, deadline_us, &w, err) < 0)
             return -1;
         known = &w;
     }

@@ -37,3 +37,23 @@ int ad_bus_name_owner(sd_bus *bus, int64_t deadline_us, const char *name, char *
     }
     return *ret ? 1 : -1;
 }
+
+sd_bus *ad_session_link_get(ad_session_link *l, int64_t deadline_us)
+{
+    if (!l->bus && ad_bus_open(NULL, true, deadline_us, &l->bus) < 0)
+        l->bus = NULL;
+    return l->bus;
+}
+
+void ad_session_link_failed(ad_session_link *l, int r)
+{
+    /* A connection the daemon dropped answers every later call with the same error: the
+     * next use connects again. A timeout keeps it (the daemon may be slow, not gone). */
+    if (r == -ENOTCONN || r == -ECONNRESET || r == -EPIPE || r == -ESHUTDOWN)
+        l->bus = ad_bus_close(l->bus);
+}
+
+void ad_session_link_close(ad_session_link *l)
+{
+    l->bus = ad_bus_close(l->bus);
+}

@@ -40,17 +40,29 @@ static int screen_size(sd_bus *bus, int64_t deadline_us, ad_rect *ret)
     return rc;
 }
 
-ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows *ret)
+/* The remembered UNSAFE_OFF answer (ad_shell_reader). */
+static ad_shell_frames_state remembered_unsafe_off(const ad_shell_reader *r,
+                                                   ad_shell_windows *ret)
+{
+    ret->shell_pid = r->shell_pid;
+    ret->screen = r->screen;
+    return AD_SHELL_FRAMES_UNSAFE_OFF;
+}
+
+ad_shell_frames_state ad_shell_frames_read(ad_shell_reader *rd, int64_t deadline_us,
+                                           ad_shell_windows *ret)
 {
     memset(ret, 0, sizeof(*ret));
+    if (rd->unsafe_off)
+        return remembered_unsafe_off(rd, ret);
     int64_t until = ad_deadline_within(deadline_us, 200, 1000);
-    sd_bus *bus = NULL;
     sd_bus_message *reply = NULL;
     sd_bus_error e = SD_BUS_ERROR_NULL;
     ad_shell_frames_state st = AD_SHELL_FRAMES_FAILED;
     int ok = 0;
     const char *text = NULL;
-    if (ad_bus_open(NULL, true, until, &bus) < 0)
+    sd_bus *bus = ad_session_link_get(&rd->session, until);
+    if (!bus)
         return AD_SHELL_FRAMES_NO_SHELL;
     int r = ad_bus_call_method(bus, until, "org.gnome.Shell", "/org/gnome/Shell",
                                "org.gnome.Shell", "Eval", &e, &reply, "s", LIST_JS);
@@ -59,21 +71,29 @@ ad_shell_frames_state ad_shell_frames_read(int64_t deadline_us, ad_shell_windows
                                    SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_UNKNOWN_METHOD,
                                    SD_BUS_ERROR_UNKNOWN_OBJECT, SD_BUS_ERROR_UNKNOWN_INTERFACE))
             st = AD_SHELL_FRAMES_NO_SHELL;
+        ad_session_link_failed(&rd->session, r);
     } else if (sd_bus_message_read(reply, "bs", &ok, &text) >= 0) {
         /* gnome-shell 43 answers (false, '') outside unsafe mode, before evaluating. */
         if (!ok && text && !*text) {
-            st = AD_SHELL_FRAMES_UNSAFE_OFF;
             /* The connection that answered for org.gnome.Shell, as the bus daemon records
              * it (not anything the shell says). */
             const char *sender = sd_bus_message_get_sender(reply);
-            ret->shell_pid = sender ? ad_atspi_bus_pid(bus, sender, until) : 0;
-            (void)screen_size(bus, until, &ret->screen);
+            rd->shell_pid = sender ? ad_atspi_bus_pid(bus, sender, until) : 0;
+            rd->screen = (ad_rect){0, 0, 0, 0};
+            (void)screen_size(bus, until, &rd->screen);
+            rd->unsafe_off = true;
+            st = remembered_unsafe_off(rd, ret);
         }
         else if (ok && ad_shell_windows_parse(text, ret) == 0)
             st = AD_SHELL_FRAMES_OK;
     }
     sd_bus_error_free(&e);
     sd_bus_message_unref(reply);
-    ad_bus_close(bus);
     return st;
+}
+
+void ad_shell_reader_close(ad_shell_reader *r)
+{
+    ad_session_link_close(&r->session);
+    memset(r, 0, sizeof(*r));
 }

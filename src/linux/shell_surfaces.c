@@ -53,20 +53,21 @@ static const ad_node *clock_button(const shell_read *r)
 }
 
 /* Whether a StatusNotifierWatcher runs: 1 yes, 0 no or unknown (never offered unproved). */
-static int tray_watcher(int64_t deadline_us)
+static int tray_watcher(ad_session_link *link, int64_t deadline_us)
 {
-    sd_bus *session = NULL;
+    sd_bus *session = ad_session_link_get(link, deadline_us);
     sd_bus_message *reply = NULL;
-    int has = 0;
-    if (ad_bus_open(NULL, true, deadline_us, &session) < 0)
+    int has = 0, r;
+    if (!session)
         return 0;
-    if (ad_bus_call_method(session, deadline_us, "org.freedesktop.DBus",
-                           "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                           NULL, &reply, "s", SNW_NAME) < 0 ||
+    if ((r = ad_bus_call_method(session, deadline_us, "org.freedesktop.DBus",
+                                "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                                NULL, &reply, "s", SNW_NAME)) < 0 ||
         sd_bus_message_read(reply, "b", &has) < 0)
         has = 0;
+    if (r < 0)
+        ad_session_link_failed(link, r);
     sd_bus_message_unref(reply);
-    ad_bus_close(session);
     return has;
 }
 
@@ -95,13 +96,14 @@ static bool locate(const shell_read *r, const char *kind, bool tray_watched,
 static const char *const SHELL_KINDS[] = {"action-center", "system-tray"};
 #define N_SHELL_KINDS (sizeof(SHELL_KINDS) / sizeof(SHELL_KINDS[0]))
 
-size_t ad_shell_surface_kinds(sd_bus *bus, int64_t deadline_us, const char **ret, size_t cap)
+size_t ad_shell_surface_kinds(sd_bus *bus, ad_session_link *session, int64_t deadline_us,
+                              const char **ret, size_t cap)
 {
     shell_read r;
     ad_error ignored = AD_ERROR_INIT;
     size_t n = 0;
     if (shell_open(bus, NULL, deadline_us, &r, &ignored) > 0) {
-        bool watched = tray_watcher(deadline_us) == 1;
+        bool watched = tray_watcher(session, deadline_us) == 1;
         for (size_t i = 0; i < N_SHELL_KINDS && n < cap; i++) {
             const ad_node *open, *opener;
             if (locate(&r, SHELL_KINDS[i], watched, &open, &opener))
@@ -132,7 +134,8 @@ static int surface_window(const ad_app *shell, const ad_node *n, ad_window *ret)
     return ret->id && ret->app_name ? 0 : -1;
 }
 
-int ad_shell_surface_find(sd_bus *bus, const char *kind, int64_t deadline_us,
+int ad_shell_surface_find(sd_bus *bus, ad_session_link *session, const char *kind,
+                          int64_t deadline_us,
                           ad_shell_surface *ret, ad_error *err)
 {
     memset(ret, 0, sizeof(*ret));
@@ -141,7 +144,7 @@ int ad_shell_surface_find(sd_bus *bus, const char *kind, int64_t deadline_us,
     if (found < 0)
         return -1;
     const ad_node *open = NULL, *opener = NULL;
-    bool watched = strcmp(kind, "system-tray") == 0 && tray_watcher(deadline_us) == 1;
+    bool watched = strcmp(kind, "system-tray") == 0 && tray_watcher(session, deadline_us) == 1;
     int rc = -1;
     if (!found || !locate(&r, kind, watched, &open, &opener)) {
         ad_error_set(err, AD_WINDOW_NOT_FOUND, "This session presents no %s surface", kind);
@@ -164,7 +167,8 @@ int ad_shell_surface_find(sd_bus *bus, const char *kind, int64_t deadline_us,
     return rc;
 }
 
-void ad_shell_surface_windows(sd_bus *bus, const ad_app *shell, int64_t deadline_us,
+void ad_shell_surface_windows(sd_bus *bus, ad_session_link *session, const ad_app *shell,
+                              int64_t deadline_us,
                               ad_window_list *l, size_t from)
 {
     for (size_t i = from; i < l->count; i++)
@@ -177,7 +181,7 @@ void ad_shell_surface_windows(sd_bus *bus, const ad_app *shell, int64_t deadline
      * is the bar read down to its buttons (~90 ms). The tray is always on screen, so a
      * StatusNotifierWatcher makes the deep read happen every time. */
     ad_tree peek = {0};
-    bool watched = tray_watcher(deadline_us) == 1;
+    bool watched = tray_watcher(session, deadline_us) == 1;
     bool deep = watched;
     if (!deep && ad_shell_read(bus, shell, 3, deadline_us, &peek, &ignored) == 0)
         deep = ad_shell_may_show_bar_menu(ad_shell_ui_group(ad_shell_stage(&peek)));

@@ -33,7 +33,7 @@ static int window_active(sd_bus *bus, const ad_window *known, const char *window
                          int64_t deadline_us, bool *ret, ad_error *err)
 {
     ad_window w = {0};
-    if (ad_atspi_window_lookup(bus, window_id, deadline_us, &w, err) < 0)
+    if (ad_atspi_window_lookup(bus, NULL, window_id, deadline_us, &w, err) < 0)
         return -1;
     *ret = w.is_focused;
     ad_window_clear(&w);

@@ -50,7 +50,7 @@ static int window_of_x(sd_bus *bus, const ad_window *target, uint32_t active,
     int rc = -1;
     if (ad_atspi_window_id_parse(target->id, &wbus, &wpath) < 0 ||
         ad_atspi_probe_app(bus, wbus, deadline_us, &apps, &ignored) < 0 ||
-        ad_atspi_list_windows(bus, &apps, deadline_us, &wins, &ignored) < 0 ||
+        ad_atspi_list_windows(bus, NULL, &apps, deadline_us, &wins, &ignored) < 0 ||
         ad_x11_clients_read(&clients) < 0)
         goto done;
     for (size_t i = 0; i < wins.count && rc < 0; i++) {

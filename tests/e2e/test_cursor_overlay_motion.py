@@ -5,6 +5,10 @@ flags and the label's text (guides/headed-mode.md "See where actions land", sess
 Every effect is read by another X client (python-xlib): the overlay windows' Map/Unmap,
 Destroy and geometry, XInput 2 raw events for the input's arrival, pixels of the root window
 (ImageMagick), and the fixture's own state line."""
+import json
+import os
+import socket
+import struct
 import subprocess
 import time
 
@@ -12,7 +16,7 @@ import pytest
 
 import atspi_observer as obs
 from action_helpers import FIXTURE_TITLE, expect_count, need_state, xdotool
-from e2e_helpers import fixture_ref
+from e2e_helpers import fixture_ref, helper_dir
 from test_cursor_overlay import (_clean, accent_points, button_box, exited, helper_pid,  # noqa: F401
                                  overlay_windows, root_pixels, start_session, ACCENT)
 
@@ -365,3 +369,63 @@ def test_a_stopped_helper_only_costs_the_bounded_waits(cli, fixture_app):
     errors = cli.ok("trace", "show", "--event", "cursor.hide.error", env=env)["events"]
     assert sorted(e["op"] for e in errors) == ["hide", "unhide"], errors
     assert cli.ok("trace", "show", "--event", "cursor.glide.error", env=env)["events"]
+
+
+def helper_request(req):
+    """Sends one request to the running helper's socket (helper_proto.h: a 4-byte big-endian
+    length, then the JSON header) and returns the connected socket, for its reply."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(os.path.join(helper_dir(), "helper.sock"))
+    body = json.dumps(dict(req, v=1, service="overlay", display=os.environ["DISPLAY"])).encode()
+    s.sendall(struct.pack(">I", len(body)) + body)
+    return s
+
+
+def helper_reply(s):
+    """The reply frame on s (closed after)."""
+    def exactly(n):
+        data = b""
+        while len(data) < n:
+            part = s.recv(n - len(data))
+            assert part, "the helper closed the connection before its reply"
+            data += part
+        return data
+    try:
+        return json.loads(exactly(struct.unpack(">I", exactly(4))[0]))
+    finally:
+        s.close()
+
+
+def test_an_unhide_during_a_glide_ends_it_at_the_drop_point(cli, fixture_app):
+    """3184b04, driven through the helper's socket: a drag's unhide names the drop point
+    while the cursor's glide is still under way (its client stopped waiting on a loaded
+    machine). The glide ends at once, at that point: the body is there when the unhide's
+    reply comes, and the glide's own reply comes then. A 60 s glide is surely under way;
+    before the fix the point was ignored and the body went on along the path."""
+    sid, env = start_session(cli)
+    move_pointer(100, 100)  # a new cursor starts at the pointer
+    cli.ok("cursor-overlay", "enable", env=env)
+    body = overlay_windows(sid)[("cursor", "")][0]
+    w = Watcher({})
+    glide = None
+    try:
+        glide = helper_request({"op": "glide", "session": sid, "cursor": "", "point": [900, 100],
+                                "style": {"travel_ms": [60000, 60000]}})
+        obs.wait_until(lambda: w.geometry(body)[1] > 103, timeout=30.0,
+                       what="the glide to be under way")
+        drop = (500, 600)  # off the glide's path
+        reply = helper_reply(helper_request({"op": "unhide", "session": sid, "cursor": "",
+                                             "point": list(drop)}))
+        assert reply["ok"], reply
+        viewable, x, y = w.geometry(body)
+        assert viewable and abs(x - drop[0]) <= 3 and abs(y - drop[1]) <= 3, (x, y)
+        ended = helper_reply(glide)  # well before its 60 s of travel
+        glide = None
+        assert ended["ok"], ended
+        viewable, x, y = w.geometry(body)
+        assert abs(x - drop[0]) <= 3 and abs(y - drop[1]) <= 3, (x, y)
+    finally:
+        if glide is not None:
+            glide.close()
+        w.close()

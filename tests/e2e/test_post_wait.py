@@ -157,3 +157,42 @@ def test_the_maximum_timeout_reads_the_tree(cli, fixture_app):
     data = cli.ok("snapshot", *FIXTURE, "--timeout-ms", "86400000")
     assert data["complete"] is True and data["ref_count"] > 0
     assert find_node(data["tree"], role="button", name="Increment") is not None
+
+
+# ---- an action's -i / --compact shape the snapshot its --wait-for returns ----------------
+
+
+def _shape(tree):
+    """(nodes without a ref and without children, unnamed nodes with exactly one child)."""
+    leaves, wrappers = 0, 0
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        kids = n.get("children", [])
+        leaves += not kids and not n.get("ref_id")
+        wrappers += len(kids) == 1 and not n.get("name")
+        stack.extend(kids)
+    return leaves, wrappers
+
+
+@pytest.mark.parametrize("flags", [["-i"], ["--compact"], ["-i", "--compact"]])
+def test_click_wait_for_snapshot_takes_the_actions_view_flags(cli, fixture_app, flags):
+    # The same as a plain snapshot with those flags (which pyatspi's count of the click and
+    # the snapshot command itself read independently); without them, snapshot's defaults.
+    before = need_state(fixture_app)
+    plain = cli.ok("click", ref(cli, "inc_button"), "--wait-for", "button:Increment")
+    wait_state(fixture_app, lambda s: s["count"] == before["count"] + 1, "the first click")
+    data = cli.ok("click", ref(cli, "inc_button"), "--wait-for", "button:Increment", *flags)
+    wait_state(fixture_app, lambda s: s["count"] == before["count"] + 2, "the second click")
+    want = _shape(cli.ok("snapshot", *FIXTURE, *flags)["tree"])
+    assert _shape(data["tree"]) == want, (flags, want)
+    assert _shape(plain["tree"]) == _shape(cli.ok("snapshot", *FIXTURE)["tree"])
+    assert _shape(plain["tree"]) != want
+    assert data["after_action"]["action"] == "click"
+
+
+def test_view_flags_without_wait_for_are_refused_before_the_click(cli, fixture_app):
+    before = need_state(fixture_app)
+    err = expect_error(cli.run("click", ref(cli, "inc_button"), "-i"), "INVALID_ARGS")
+    assert err["disposition"] == NOT_DELIVERED
+    _no_click_landed(fixture_app, before)

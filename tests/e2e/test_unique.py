@@ -28,6 +28,12 @@ def _check_app(cli, app, window):
     assert len(refs) == data["ref_count"]
     marked = [r for r in refs if "unique" in r]
     assert all(r["unique"] is False for r in marked)
+    _check_marks(cli, refs, window)
+    return refs, marked
+
+
+def _check_marks(cli, refs, window):
+    """Every marked ref fails identity_not_unique and has a live twin; every other resolves."""
     live = _live_role_names(window)
     for r in refs:
         code, env = cli.run("get", r["ref_id"], "--property", "role")
@@ -38,7 +44,6 @@ def _check_app(cli, app, window):
                 assert live[(r["role"], r["name"])] >= 2, r
         else:
             assert code == 0 and env["data"]["value"] == r["role"], (r, env)
-    return refs, marked
 
 
 def test_widget_factory_marks_exactly_the_refs_that_fail(cli, widget_factory_app):
@@ -53,3 +58,31 @@ def test_widget_factory_marks_exactly_the_refs_that_fail(cli, widget_factory_app
 
 def test_fixture_marks_exactly_the_refs_that_fail(cli, fixture_app):
     _check_app(cli, "ad-fixture", fixture_app.window())
+
+
+def _check_find(cli, app, role, window):
+    """find --annotate-unique over every element of `role`: the same rule as snapshot's, each
+    mark read back through resolution and pyatspi."""
+    plain = cli.ok("find", "--app", app, "--role", role, "--limit", "0")
+    assert "'unique'" not in str(plain)
+    data = cli.ok("find", "--app", app, "--role", role, "--limit", "0", "--annotate-unique")
+    refs = [m for m in data["matches"] if m["ref_id"] is not None]
+    assert all("unique" not in m for m in data["matches"] if m["ref_id"] is None)
+    marked = [m for m in refs if "unique" in m]
+    assert all(m["unique"] is False for m in marked)
+    _check_marks(cli, refs, window)
+    return data["matches"], marked
+
+
+def test_find_marks_exactly_the_refs_that_fail(cli, widget_factory_app):
+    # find had no --annotate-unique: the flag was refused as unknown before.
+    snap = cli.ok("snapshot", "--app", "gtk3-widget-factory", "-i", "--annotate-unique")
+    roles = Counter(r["role"] for r in _tree_refs(snap["tree"]) if "unique" in r)
+    assert roles, "the widget factory has twins"
+    role = roles.most_common(1)[0][0]
+    matches, marked = _check_find(cli, "gtk3-widget-factory", role,
+                                  widget_factory_app.window())
+    assert marked and len(marked) <= len(matches)
+    for m in marked:
+        if "context" in m:
+            assert ":" in m["context"] and len(m["context"]) < 200

@@ -176,9 +176,82 @@ static void test_snapshot_wait_timeout_zero_checks_once(void **state)
     json_decref(env);
 }
 
+/* ---- an action's -i / --compact shape its --wait-for snapshot ------------------------- */
+
+/* The form with an unnamed single-child wrapper (--compact collapses it) around the button
+ * and a leaf without a ref (-i drops it). */
+static int setup_view(void **state)
+{
+    *state = tu_bed_new(fk("window|n=Form", fk("group", fk("button|n=Save|a=Click", NULL), NULL),
+                           fk("statictext|n=Status", NULL), NULL));
+    return 0;
+}
+
+static size_t count_role(const json_t *n, const char *role)
+{
+    size_t c = n && strcmp(tu_str(n, "role"), role) == 0;
+    const json_t *kids = json_object_get(n, "children");
+    for (size_t i = 0; i < json_array_size(kids); i++)
+        c += count_role(json_array_get(kids, i), role);
+    return c;
+}
+
+static json_t *click_viewed(fx *f, const char *view_flags, const char *wait_for, int want_exit)
+{
+    char *ref = save_ref(f);
+    json_t *args = tu_args("click", "{s:s}", "ref_id", ref);
+    if (strstr(view_flags, "i"))
+        json_object_set_new(args, "interactive_only", json_true());
+    if (strstr(view_flags, "c"))
+        json_object_set_new(args, "compact", json_true());
+    json_t *globals = wait_for ? json_pack("{s:s}", "wait_for", wait_for) : NULL;
+    json_t *env = tu_run_exit(fake_base(f->fake), "click", args, globals, want_exit);
+    free(ref);
+    return env;
+}
+
+static void test_wait_for_snapshot_keeps_defaults_without_view_flags(void **state)
+{
+    json_t *env = click_viewed(*state, "", "button:Save", 0);
+    const json_t *tree = tu_at(env, "data.tree");
+    assert_non_null(tu_node_named(tree, "Status"));
+    assert_int_equal(count_role(tree, "group"), 1);
+    json_decref(env);
+}
+
+static void test_wait_for_snapshot_honours_interactive_only(void **state)
+{
+    json_t *env = click_viewed(*state, "i", "button:Save", 0);
+    const json_t *tree = tu_at(env, "data.tree");
+    assert_null(tu_node_named(tree, "Status")); /* a leaf without a ref */
+    assert_non_null(tu_node_named(tree, "Save"));
+    assert_string_equal(tu_str(env, "data.after_action.action"), "click");
+    json_decref(env);
+}
+
+static void test_wait_for_snapshot_honours_compact(void **state)
+{
+    json_t *env = click_viewed(*state, "c", "button:Save", 0);
+    const json_t *tree = tu_at(env, "data.tree");
+    assert_int_equal(count_role(tree, "group"), 0); /* the unnamed wrapper collapsed */
+    assert_non_null(tu_node_named(tree, "Save"));
+    assert_non_null(tu_node_named(tree, "Status"));
+    json_decref(env);
+}
+
+static void test_view_flags_without_wait_for_are_refused_before_click(void **state)
+{
+    fx *f = *state;
+    json_t *env = click_viewed(f, "i", NULL, 1);
+    assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+    assert_int_equal(f->fake->n_act, 0);
+    json_decref(env);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define V(fn) cmocka_unit_test_setup_teardown(fn, setup_view, teardown)
     const struct CMUnitTest tests[] = {
         T(test_lone_colon_refused_before_click),
         T(test_lone_colon_gone_refused_before_click),
@@ -190,6 +263,10 @@ int main(void)
         T(test_wait_timeout_zero_checks_once),
         T(test_wait_timeout_zero_gone_checks_once),
         T(test_snapshot_wait_timeout_zero_checks_once),
+        V(test_wait_for_snapshot_keeps_defaults_without_view_flags),
+        V(test_wait_for_snapshot_honours_interactive_only),
+        V(test_wait_for_snapshot_honours_compact),
+        V(test_view_flags_without_wait_for_are_refused_before_click),
     };
     return cmocka_run_group_tests_name("post_wait", tests, NULL, NULL);
 }

@@ -66,31 +66,10 @@ cleanup() {
 trap cleanup EXIT
 
 
-# Sets REPLY to the whole-process wall time in ms (one decimal) of "$@" with stdout in $out.
-timed() {
-  local out=$1; shift
-  local t0 t1 rc=0
-  t0=$(now_us)
-  "$@" >"$out" 2>>"$work/stderr.log" || rc=$?
-  t1=$(now_us)
-  REPLY=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f", d / 1000 }')
-  return $rc
-}
-
-
-ratio() { # A B -> A/B with two decimals, or n/a
-  if [[ "$1" == n/a || "$2" == n/a ]]; then echo n/a; return; fi
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
-}
-
 run_ours() { # NAME OUT
   timed "$2" "$AD" snapshot --app "$1" --max-depth 50 --timeout-ms 60000
 }
 
-ours_nodes() { # OUT -> node count and completeness, e.g. "812 complete"
-  jq -r '(.data.tree | [.. | objects | select(has("role"))] | length | tostring)
-         + (if .data.complete == false then " partial" else "" end)' "$1" 2>/dev/null || echo "?"
-}
 
 rows=()
 for app in $APPS; do

@@ -12,8 +12,8 @@
  *   3. one org.a11y.atspi.Cache.GetItems: role, name, description, states, interfaces, child
  *      count, index and parent of each cached object;
  *   4. from the window down (depth limit 50, like the naive walk): a cached node whose
- *      parent links add up exactly to its child count (each index 0..n-1 once) gets its
- *      children from the cache; every other node reads ChildCount + GetChildAtIndex live;
+ *      parent links add up exactly to its child count (each index 0..n-1 once; a leaf: a
+ *      count of 0 and no links) gets its children from the cache; every other node reads ChildCount + GetChildAtIndex live;
  *      a node the cache lacks reads GetRole, GetState, GetInterfaces and
  *      Properties.GetAll(Accessible) (name, description, child count);
  *   5. for each node, as soon as it is known: Component.GetExtents (screen) where it has
@@ -68,7 +68,8 @@ typedef struct {
     int32_t index, child_count;
     uint32_t role;
     unsigned ifaces;
-    long *kids; /* indexes into items, by child index; NULL unless the links add up */
+    long *kids;    /* indexes into items, by child index */
+    bool links_ok; /* the parent links add up to child_count: kids is the child list */
 } item;
 
 typedef struct call call;
@@ -265,8 +266,8 @@ static void parse_items(sd_bus_message *m, const char *app_bus)
             b = (b + 1) % W.n_buckets;
         W.by_path[b] = i + 1;
     }
-    /* Parent links: a parent's kids table holds each child at its index; a parent whose
-     * links miss an index, repeat one or do not add up to its child count gets none. */
+    /* Parent links: a parent's kids table holds each child at its index; they add up when
+     * no index is out of range or repeated and their number is the child count. */
     long *linked = calloc((size_t)W.n_items, sizeof(long));
     bool *broken = calloc((size_t)W.n_items, sizeof(bool));
     for (long i = 0; i < W.n_items; i++) {
@@ -290,10 +291,7 @@ static void parse_items(sd_bus_message *m, const char *app_bus)
         linked[p]++;
     }
     for (long p = 0; p < W.n_items; p++)
-        if (W.items[p].kids && (broken[p] || linked[p] != W.items[p].child_count)) {
-            free(W.items[p].kids);
-            W.items[p].kids = NULL;
-        }
+        W.items[p].links_ok = !broken[p] && linked[p] == W.items[p].child_count;
     free(linked);
     free(broken);
 }
@@ -432,7 +430,7 @@ static void visit(const char *dest, const char *path, const char *parent_ipath, 
     n->name = xstrdup(c->name);
     n->ifaces = c->ifaces;
     request_extras(n);
-    if (!c->kids) {
+    if (!c->links_ok) {
         call_node(n, PROPS, "Get", on_child_count, 0, "ss", ACC, "ChildCount");
         return;
     }

@@ -78,24 +78,8 @@ run_tool() { # TOOL APP -> REPLY ms, stdout in $work/TOOL.out
 
 rows=()
 for app in $APPS; do
-  case "$app" in
-    gtk3-widget-factory | gnome-calculator | gtk4-demo) cmd=("$app") ;;
-    ad-bench-synthetic) cmd=("$SYNTH" 10000) ;;
-    *) die "unknown app $app" ;;
-  esac
-  if ! command -v "${cmd[0]}" >/dev/null; then
-    note "$app: ${cmd[0]} not found, skipped"
+  if ! bench_start_app "$app"; then
     failed=1
-    continue
-  fi
-  "${cmd[@]}" >"$work/$app.log" 2>&1 &
-  app_pid=$!
-  ad_desktop_track "$app_pid"
-  if ! ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S"; then
-    note "$app: never showed a window on the AT-SPI bus; see $work/$app.log"
-    failed=1
-    stop_app "$app_pid"
-    app_pid=""
     continue
   fi
   for tool in naive hybrid ours; do run_tool "$tool" "$app" || true; done # warm-up

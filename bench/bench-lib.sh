@@ -18,6 +18,12 @@
 #   timed OUT CMD... runs CMD with stdout in OUT (stderr appended to $work/stderr.log) and
 #                    sets REPLY to its whole-process wall time in ms; returns CMD's status
 #   ratio A B        A/B with two decimals, or n/a
+#   bench_start_app APP
+#                    starts gtk3-widget-factory, gnome-calculator, gtk4-demo or
+#                    ad-bench-synthetic ($SYNTH 10000), log in $work/APP.log, pid in $app_pid,
+#                    and waits for its window (ad_desktop_wait_app, $APP_START_TIMEOUT_S);
+#                    returns 1 (the caller's note says why; the app stopped) when it is not
+#                    installed or shows no window. Needs die, note, $work, $SYNTH.
 #   ours_nodes OUT   the node count of a snapshot envelope (nodes with a role in data.tree),
 #                    " partial" appended when data.complete is false
 #   bench_binaries_begin SCRIPT ARGS...
@@ -64,6 +70,29 @@ timed() {
 ratio() {
   if [[ "$1" == n/a || "$2" == n/a ]]; then echo n/a; return; fi
   awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+bench_start_app() {
+  local app=$1 cmd
+  case "$app" in
+    gtk3-widget-factory | gnome-calculator | gtk4-demo) cmd=("$app") ;;
+    ad-bench-synthetic) cmd=("$SYNTH" 10000) ;;
+    *) die "unknown app $app" ;;
+  esac
+  app_pid=""
+  if ! command -v "${cmd[0]}" >/dev/null; then
+    note "$app: ${cmd[0]} not found, skipped"
+    return 1
+  fi
+  "${cmd[@]}" >"$work/$app.log" 2>&1 &
+  app_pid=$!
+  ad_desktop_track "$app_pid"
+  if ! ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S"; then
+    note "$app: never showed a window on the AT-SPI bus; see $work/$app.log"
+    stop_app "$app_pid"
+    app_pid=""
+    return 1
+  fi
 }
 
 ours_nodes() {

@@ -73,27 +73,11 @@ run_ours() { # NAME OUT
 
 rows=()
 for app in $APPS; do
-  case "$app" in
-    gtk3-widget-factory) cmd=(gtk3-widget-factory) ;;
-    gtk4-demo) cmd=(gtk4-demo) ;;
-    ad-bench-synthetic) cmd=("$SYNTH" 10000) ;;
-    *) die "unknown app $app (known: gtk3-widget-factory gtk4-demo ad-bench-synthetic)" ;;
-  esac
-  if ! command -v "${cmd[0]}" >/dev/null; then
-    note "$app: ${cmd[0]} not found, skipped"
+  if ! bench_start_app "$app"; then
     failed=1
     continue
   fi
-  "${cmd[@]}" >"$work/$app.log" 2>&1 &
-  pid=$!
-  app_pids+=("$pid")
-  ad_desktop_track "$pid"
-  if ! ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S"; then
-    note "$app: never showed a window on the AT-SPI bus; see $work/$app.log"
-    failed=1
-    stop_app "$pid"
-    continue
-  fi
+  app_pids+=("$app_pid")
 
   # Warm-up, untimed.
   "$NAIVE" "$app" >/dev/null 2>>"$work/stderr.log" || true
@@ -140,7 +124,7 @@ for app in $APPS; do
   read -r _ walk_med <<<"$(stats "${naive_walk_ms[@]}")"
   rows+=("| $app | $ours_count | $naive_count | $same | $ours_min | $ours_med | $naive_min | $naive_med\
  | $walk_med | $(ratio "$naive_med" "$ours_med") |")
-  stop_app "$pid"
+  stop_app "$app_pid"
 done
 
 version_ms=()

@@ -15,6 +15,17 @@
 #   now_us           wall clock in microseconds (EPOCHREALTIME)
 #   ms US            microseconds as milliseconds with one decimal
 #   stats N...       "MIN MEDIAN" of the numbers (one decimal), or "n/a n/a" for none
+#   timed OUT CMD... runs CMD with stdout in OUT (stderr appended to $work/stderr.log) and
+#                    sets REPLY to its whole-process wall time in ms; returns CMD's status
+#   ratio A B        A/B with two decimals, or n/a
+#   bench_start_app APP
+#                    starts gtk3-widget-factory, gnome-calculator, gtk4-demo or
+#                    ad-bench-synthetic ($SYNTH 10000), log in $work/APP.log, pid in $app_pid,
+#                    and waits for its window (ad_desktop_wait_app, $APP_START_TIMEOUT_S);
+#                    returns 1 (the caller's note says why; the app stopped) when it is not
+#                    installed or shows no window. Needs die, note, $work, $SYNTH.
+#   ours_nodes OUT   the node count of a snapshot envelope (nodes with a role in data.tree),
+#                    " partial" appended when data.complete is false
 #   bench_binaries_begin SCRIPT ARGS...
 #                    for a side-by-side script: its BASELINE_BIN [CANDIDATE_BIN] arguments
 #                    into $base and $cand (candidate default: $root/build/agent-desktop), the
@@ -44,6 +55,49 @@ stats() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
     m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     printf "%.1f %.1f\n", v[1], m }'
+}
+
+timed() {
+  local out=$1; shift
+  local t0 t1 rc=0
+  t0=$(now_us)
+  "$@" >"$out" 2>>"$work/stderr.log" || rc=$?
+  t1=$(now_us)
+  REPLY=$(ms $((t1 - t0)))
+  return $rc
+}
+
+ratio() {
+  if [[ "$1" == n/a || "$2" == n/a ]]; then echo n/a; return; fi
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+bench_start_app() {
+  local app=$1 cmd
+  case "$app" in
+    gtk3-widget-factory | gnome-calculator | gtk4-demo) cmd=("$app") ;;
+    ad-bench-synthetic) cmd=("$SYNTH" 10000) ;;
+    *) die "unknown app $app" ;;
+  esac
+  app_pid=""
+  if ! command -v "${cmd[0]}" >/dev/null; then
+    note "$app: ${cmd[0]} not found, skipped"
+    return 1
+  fi
+  "${cmd[@]}" >"$work/$app.log" 2>&1 &
+  app_pid=$!
+  ad_desktop_track "$app_pid"
+  if ! ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S"; then
+    note "$app: never showed a window on the AT-SPI bus; see $work/$app.log"
+    stop_app "$app_pid"
+    app_pid=""
+    return 1
+  fi
+}
+
+ours_nodes() {
+  jq -r '(.data.tree | [.. | objects | select(has("role"))] | length | tostring)
+         + (if .data.complete == false then " partial" else "" end)' "$1" 2>/dev/null || echo "?"
 }
 
 bench_binaries_begin() {

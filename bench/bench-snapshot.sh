@@ -66,55 +66,18 @@ cleanup() {
 trap cleanup EXIT
 
 
-# Sets REPLY to the whole-process wall time in ms (one decimal) of "$@" with stdout in $out.
-timed() {
-  local out=$1; shift
-  local t0 t1 rc=0
-  t0=$(now_us)
-  "$@" >"$out" 2>>"$work/stderr.log" || rc=$?
-  t1=$(now_us)
-  REPLY=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.1f", d / 1000 }')
-  return $rc
-}
-
-
-ratio() { # A B -> A/B with two decimals, or n/a
-  if [[ "$1" == n/a || "$2" == n/a ]]; then echo n/a; return; fi
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
-}
-
 run_ours() { # NAME OUT
   timed "$2" "$AD" snapshot --app "$1" --max-depth 50 --timeout-ms 60000
 }
 
-ours_nodes() { # OUT -> node count and completeness, e.g. "812 complete"
-  jq -r '(.data.tree | [.. | objects | select(has("role"))] | length | tostring)
-         + (if .data.complete == false then " partial" else "" end)' "$1" 2>/dev/null || echo "?"
-}
 
 rows=()
 for app in $APPS; do
-  case "$app" in
-    gtk3-widget-factory) cmd=(gtk3-widget-factory) ;;
-    gtk4-demo) cmd=(gtk4-demo) ;;
-    ad-bench-synthetic) cmd=("$SYNTH" 10000) ;;
-    *) die "unknown app $app (known: gtk3-widget-factory gtk4-demo ad-bench-synthetic)" ;;
-  esac
-  if ! command -v "${cmd[0]}" >/dev/null; then
-    note "$app: ${cmd[0]} not found, skipped"
+  if ! bench_start_app "$app"; then
     failed=1
     continue
   fi
-  "${cmd[@]}" >"$work/$app.log" 2>&1 &
-  pid=$!
-  app_pids+=("$pid")
-  ad_desktop_track "$pid"
-  if ! ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S"; then
-    note "$app: never showed a window on the AT-SPI bus; see $work/$app.log"
-    failed=1
-    stop_app "$pid"
-    continue
-  fi
+  app_pids+=("$app_pid")
 
   # Warm-up, untimed.
   "$NAIVE" "$app" >/dev/null 2>>"$work/stderr.log" || true
@@ -161,7 +124,7 @@ for app in $APPS; do
   read -r _ walk_med <<<"$(stats "${naive_walk_ms[@]}")"
   rows+=("| $app | $ours_count | $naive_count | $same | $ours_min | $ours_med | $naive_min | $naive_med\
  | $walk_med | $(ratio "$naive_med" "$ours_med") |")
-  stop_app "$pid"
+  stop_app "$app_pid"
 done
 
 version_ms=()

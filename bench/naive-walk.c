@@ -3,13 +3,14 @@
  * with libatspi the way a naive client does: caching off, one synchronous D-Bus call per
  * property, depth first, children by index.
  *
- *   ad-bench-naive-walk [--list-nodes] [--verbose] [--wait MS] APP_NAME
+ *   ad-bench-naive-walk [--list-nodes [--numeric-roles]] [--verbose] [--wait MS] APP_NAME
  *
  * Per node it reads role, name, description, state set, action count and every action
  * name, child count and screen extents, then recurses (depth limit 50). Prints one JSON
  * line {"app":..., "nodes":N, "ms":walk_ms, "errors":E, "depth_cut":D}; with --list-nodes
  * it first prints every node as "role<TAB>name<TAB>child_index_path" ("/" is the window,
- * "/0/2" its first child's third child). --wait MS polls for up to MS milliseconds until
+ * "/0/2" its first child's third child; --numeric-roles prints the role as its AT-SPI number,
+ * the form ad-bench-hybrid-walk lists). --wait MS polls for up to MS milliseconds until
  * the app shows a window; --verbose prints each failed call.
  * Exit status: 0 ok, 1 app or window not found, 2 usage.
  */
@@ -26,6 +27,7 @@ typedef struct {
   long errors;
   long depth_cut;
   int list_nodes;
+  int numeric_roles;
   int verbose;
 } Walk;
 
@@ -100,7 +102,8 @@ static void walk_node(Walk *w, AtspiAccessible *node, int depth, char *path, siz
   }
 
   if (w->list_nodes) {
-    gchar *role_name = atspi_role_get_name(role);
+    gchar *role_name = w->numeric_roles ? g_strdup_printf("%d", (int)role)
+                                        : atspi_role_get_name(role);
     print_field(role_name);
     putchar('\t');
     print_field(name);
@@ -185,6 +188,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--list-nodes") == 0) {
       w.list_nodes = 1;
+    } else if (strcmp(argv[i], "--numeric-roles") == 0) {
+      w.numeric_roles = 1;
     } else if (strcmp(argv[i], "--verbose") == 0) {
       w.verbose = 1;
     } else if (strcmp(argv[i], "--wait") == 0 && i + 1 < argc) {
@@ -197,7 +202,8 @@ int main(int argc, char **argv) {
     }
   }
   if (app_name == NULL) {
-    fprintf(stderr, "usage: ad-bench-naive-walk [--list-nodes] [--verbose] [--wait MS] APP_NAME\n");
+    fprintf(stderr, "usage: ad-bench-naive-walk [--list-nodes [--numeric-roles]] [--verbose]"
+                    " [--wait MS] APP_NAME\n");
     return 2;
   }
   if (atspi_init() < 0) {

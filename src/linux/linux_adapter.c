@@ -159,8 +159,13 @@ static int read_window(ad_adapter *a, const char *window_id, const ad_read_limit
     }
     ad_window_frame frame;
     int rc = ad_atspi_read_tree(la->bus, bus, path, lim, ret, &frame, err);
+    /* The pid places a window-relative (GTK 4) or Wayland tree only: a screen-space tree on
+     * X11 costs the bus daemon no round trip for it. */
     if (rc == 0)
-        ad_gtk4_place_tree(ret, &frame, ad_atspi_bus_pid(la->bus, bus, lim->deadline_us),
+        ad_gtk4_place_tree(ret, &frame,
+                           frame.window_relative || ad_linux_wayland_session()
+                               ? ad_atspi_bus_pid(la->bus, bus, lim->deadline_us)
+                               : 0,
                            &la->shell);
     int sw = 0, sh = 0;
     if (rc == 0 && ad_x11_screen_size(&sw, &sh) == 0) {

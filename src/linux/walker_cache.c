@@ -8,13 +8,14 @@
 #include "linux/walker.h"
 
 typedef struct kids {
-    char *parent;
+    const char *parent; /* borrowed from the reply, like every string of the items */
     const ad_cache_item **items;
     size_t count, cap;
     struct kids *next_in_bucket;
 } kids;
 
 struct ad_item_cache {
+    sd_bus_message *reply; /* referenced: the items' strings point into it */
     ad_cache_item **by_path;
     kids **by_parent;
     size_t n_buckets;
@@ -28,11 +29,6 @@ static size_t hash(const char *s, size_t n)
     for (; *s; s++)
         h = h * 33 + (unsigned char)*s;
     return h % n;
-}
-
-static char *dup_str(const char *s)
-{
-    return s ? strdup(s) : NULL;
 }
 
 /* Reads one "(so)" and returns its two strings (borrowed from the message). */
@@ -63,10 +59,10 @@ static int read_item(sd_bus_message *m, const char *bus_name, ad_cache_item *it,
         return r;
     *ours = strcmp(obus, bus_name) == 0;
     if (*ours) {
-        it->path = dup_str(opath);
-        it->parent_path = strcmp(pbus, bus_name) == 0 ? dup_str(ppath) : NULL;
-        it->name = dup_str(name);
-        it->description = dup_str(desc);
+        it->path = opath;
+        it->parent_path = strcmp(pbus, bus_name) == 0 ? ppath : NULL;
+        it->name = name;
+        it->description = desc;
     }
     r = sd_bus_message_exit_container(m);
     return r < 0 ? r : 1;
@@ -83,7 +79,7 @@ static kids *kids_for(ad_item_cache *c, const char *parent, bool create)
     kids *k = calloc(1, sizeof(*k));
     if (!k)
         return NULL;
-    k->parent = strdup(parent);
+    k->parent = parent;
     k->next_in_bucket = c->by_parent[b];
     c->by_parent[b] = k;
     return k;
@@ -117,6 +113,8 @@ ad_item_cache *ad_item_cache_parse(sd_bus_message *reply, const char *bus_name)
     if (sd_bus_message_enter_container(reply, 'a', "((so)(so)(so)iiassusau)") <= 0)
         return NULL;
     ad_item_cache *c = calloc(1, sizeof(*c));
+    if (c)
+        c->reply = sd_bus_message_ref(reply);
     size_t cap = 0;
     int r = 0;
     while (c) {
@@ -157,18 +155,11 @@ void ad_item_cache_free(ad_item_cache *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->count; i++) {
-        free(c->all[i].path);
-        free(c->all[i].parent_path);
-        free(c->all[i].name);
-        free(c->all[i].description);
-    }
     free(c->all);
     for (size_t b = 0; c->by_parent && b < c->n_buckets; b++) {
         kids *k = c->by_parent[b];
         while (k) {
             kids *next = k->next_in_bucket;
-            free(k->parent);
             free(k->items);
             free(k);
             k = next;
@@ -176,6 +167,7 @@ void ad_item_cache_free(ad_item_cache *c)
     }
     free(c->by_parent);
     free(c->by_path);
+    sd_bus_message_unref(c->reply);
     free(c);
 }
 

@@ -1,6 +1,8 @@
 /* walker_cache.h: the parsed reply of org.a11y.atspi.Cache.GetItems, indexed by object path
  * and by parent, with the consistency check that decides whether a parent's links can be
- * trusted (walker.h). Owned by the walker; freed with ad_item_cache_free. */
+ * trusted (walker.h). Owned by the walker; freed with ad_item_cache_free. The items' strings
+ * are borrowed from the reply, which the cache keeps referenced until it is freed (a 10k-node
+ * reply is ~40,000 strings: copying each cost as many allocations and frees). */
 #ifndef AD_WALKER_CACHE_H
 #define AD_WALKER_CACHE_H
 
@@ -12,12 +14,12 @@
 #include "linux/atspi_map.h"
 
 typedef struct ad_cache_item {
-    char *path;        /* object path on the app's bus name */
-    char *parent_path; /* NULL when the parent lives elsewhere */
+    const char *path;        /* object path on the app's bus name */
+    const char *parent_path; /* NULL when the parent lives elsewhere */
     int32_t index;     /* index in parent, -1 unknown */
     int32_t child_count; /* -1: not cached (menus, MANAGES_DESCENDANTS) */
     uint32_t ifaces;
-    char *name, *description;
+    const char *name, *description;
     uint32_t role;
     ad_atspi_states states;
     struct ad_cache_item *next_in_bucket;
@@ -25,8 +27,9 @@ typedef struct ad_cache_item {
 
 typedef struct ad_item_cache ad_item_cache;
 
-/* Parses a GetItems reply whose items live on bus_name. NULL when the reply has another
- * shape (an older or newer bridge): the walker then reads everything live. */
+/* Parses a GetItems reply whose items live on bus_name; the cache takes a reference to the
+ * reply. NULL when the reply has another shape (an older or newer bridge): the walker then
+ * reads everything live. */
 ad_item_cache *ad_item_cache_parse(sd_bus_message *reply, const char *bus_name);
 void ad_item_cache_free(ad_item_cache *c);
 const ad_cache_item *ad_item_cache_get(const ad_item_cache *c, const char *path);

@@ -104,6 +104,21 @@ static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t
     return m;
 }
 
+/* Saves the refmap `map`; with `sink` its refs are already coded there and map's "refs" is
+ * left out of the header (both borrowed). */
+static int save_refmap(ad_ctx *ctx, json_t *map, ad_refmap_writer *sink, ad_error *err)
+{
+    if (!sink)
+        return ad_refstore_save(ctx, map, err);
+    json_object_del(map, "refs");
+    size_t len = 0;
+    unsigned char *bytes = ad_refmap_writer_finish(sink, map, &len);
+    if (!bytes)
+        return ad_error_set(err, AD_INTERNAL, "cannot encode refmap");
+    return ad_refstore_save_encoded(ctx, json_string_value(json_object_get(map, "snapshot_id")),
+                                    bytes, len, err);
+}
+
 static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          json_t **ret_data, ad_error *err)
 {
@@ -112,6 +127,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_surface sf = {0};
     ad_identity_index *idx = NULL;
     json_t *map = NULL;
+    ad_refmap_writer *sink = NULL;
     int rc = -1;
     if (ad_arg_bool(args, "skeleton") && opts->max_depth > SKELETON_DEPTH)
         opts->max_depth = SKELETON_DEPTH; /* --skeleton reads min(--max-depth, 3) levels */
@@ -138,6 +154,14 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_present_source src = {.window = win, .app_name = win->app_name, .surface = sf.kind,
                              .identity_proven = tree->complete};
     map = new_refmap(id, &src, next_ref);
+    /* Without a budget the refs are presented once, so their entries are coded as they are
+     * made (a 50,000-node window's refs as JSON cost ~1.5 KB each). A budget presents several
+     * times and keeps the refs of the one it accepts, so it collects them as JSON. */
+    if (ctx->budget.data_bytes == 0 && !(sink = ad_refmap_writer_new())) {
+        ad_error_set(err, AD_INTERNAL, "cannot allocate a snapshot");
+        goto done;
+    }
+    opts->ref_sink = sink;
     ad_present_result pr = {0};
     data_parts dp = {.win = win, .tree = tree, .snapshot_id = id};
     json_t *d = NULL;
@@ -146,7 +170,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
         goto done;
     free(pr.ref_nodes);
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
-    if (ad_refstore_save(ctx, map, err) < 0) {
+    if (save_refmap(ctx, map, sink, err) < 0) {
         json_decref(d);
         goto done;
     }
@@ -161,6 +185,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     rc = 0;
 done:
     json_decref(map);
+    ad_refmap_writer_free(sink);
     ad_identity_index_free(idx);
     ad_surface_clear(&sf);
     return rc;

@@ -339,6 +339,7 @@ typedef struct {
     size_t clipped;
     ad_emitted *emitted;
     size_t n_emitted, cap_emitted;
+    bool sink_failed;
 } emitter;
 
 static json_t *record(emitter *em, const ad_node *n, json_t *o)
@@ -409,7 +410,13 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
             if (ctx)
                 json_object_set_new(o, "context", ctx);
         }
-        json_object_set_new(em->refs, key, entry);
+        if (p->opts->ref_sink) {
+            if (ad_refmap_writer_add(p->opts->ref_sink, num, entry) < 0)
+                em->sink_failed = true;
+            json_decref(entry);
+        } else {
+            json_object_set_new(em->refs, key, entry);
+        }
         if (em->added == em->cap_nodes) {
             size_t cap = em->cap_nodes ? em->cap_nodes * 2 : 64;
             const ad_node **a = realloc(em->nodes, cap * sizeof(*a));
@@ -482,5 +489,9 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     ret->emitted = em.emitted;
     ret->n_emitted = em.n_emitted;
     free(p.targets);
+    if (ret->tree && em.sink_failed) {
+        json_decref(ret->tree);
+        ret->tree = NULL;
+    }
     return ret->tree ? 0 : -1;
 }

@@ -340,7 +340,29 @@ typedef struct {
     ad_emitted *emitted;
     size_t n_emitted, cap_emitted;
     bool sink_failed;
+    /* One JSON string per distinct role or action name, shared by every node that shows it
+     * (the emitter holds one reference to each): a big window has a handful of words and
+     * would otherwise allocate two strings for them per node. */
+    struct {
+        const char *text; /* borrowed from the read */
+        json_t *json;
+    } words[64];
+    size_t n_words;
 } emitter;
+
+/* The shared string for s (new reference): the same bytes json_string(s) gives. */
+static json_t *word(emitter *em, const char *s)
+{
+    for (size_t i = 0; i < em->n_words; i++)
+        if (em->words[i].text == s || strcmp(em->words[i].text, s) == 0)
+            return json_incref(em->words[i].json);
+    json_t *j = json_string(s);
+    if (j && em->n_words < sizeof(em->words) / sizeof(em->words[0])) {
+        em->words[em->n_words].text = s;
+        em->words[em->n_words++].json = json_incref(j);
+    }
+    return j;
+}
 
 static json_t *record(emitter *em, const ad_node *n, json_t *o)
 {
@@ -378,11 +400,12 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
     else
         gets_ref = ad_node_refable(n) || target;
     json_t *o = json_object();
-    if (n->n_actions)
-        json_object_set_new(o, "available_actions", json_array());
-    for (size_t i = 0; i < n->n_actions; i++)
-        json_array_append_new(json_object_get(o, "available_actions"),
-                              json_string(n->actions[i]));
+    if (n->n_actions) {
+        json_t *acts = json_array();
+        for (size_t i = 0; i < n->n_actions; i++)
+            json_array_append_new(acts, word(em, n->actions[i]));
+        json_object_set_new(o, "available_actions", acts);
+    }
     if (p->opts->include_bounds && n->bounds_state == AD_FIELD_KNOWN)
         json_object_set_new(o, "bounds", ad_rect_json(&n->bounds));
     bool cut = depth_cut(p, n, depth);
@@ -429,7 +452,7 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
             em->nodes[em->added] = n;
         em->added++;
     }
-    json_object_set_new(o, "role", json_string(n->role));
+    json_object_set_new(o, "role", word(em, n->role));
     if (n->states)
         json_object_set_new(o, "states", ad_states_json(n));
     /* A field whose read failed is never shown as absent: the node says read_failed (its
@@ -489,6 +512,8 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     ret->emitted = em.emitted;
     ret->n_emitted = em.n_emitted;
     free(p.targets);
+    for (size_t i = 0; i < em.n_words; i++)
+        json_decref(em.words[i].json);
     if (ret->tree && em.sink_failed) {
         json_decref(ret->tree);
         ret->tree = NULL;

@@ -104,13 +104,6 @@ typedef struct {
     size_t n_targets, cap_targets;
 } presenter;
 
-static bool is_target(const presenter *p, const ad_node *n)
-{
-    for (size_t i = 0; i < p->n_targets; i++)
-        if (p->targets[i] == n)
-            return true;
-    return false;
-}
 
 static void add_target(presenter *p, const ad_node *n)
 {
@@ -139,6 +132,14 @@ static int cmp_ptr(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t)*(const ad_node *const *)a, y = (uintptr_t)*(const ad_node *const *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The targets are sorted by address once marked (ad_present): every emitted node asks, and a
+ * scan made a wide window with thousands of cut containers quadratic. */
+static bool is_target(const presenter *p, const ad_node *n)
+{
+    return p->n_targets &&
+           bsearch(&n, p->targets, p->n_targets, sizeof(*p->targets), cmp_ptr) != NULL;
 }
 
 /* Cut by the depth limit (its children lie below max_depth) or by a budget (opts->cut): a
@@ -503,6 +504,8 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     presenter p = {.opts = opts, .idx = idx, .src = source, .root = root};
     /* Drill targets mark every depth cut, not only skeleton ones: any cut can be drilled. */
     mark_targets(&p, root, 0);
+    if (p.n_targets)
+        qsort(p.targets, p.n_targets, sizeof(*p.targets), cmp_ptr);
     emitter em = {.p = &p, .snapshot_id = snapshot_id, .refs = refs, .next_ref = next_ref};
     ret->first_ref = *next_ref;
     ret->tree = emit(&em, root, 0);

@@ -15,6 +15,10 @@
 #   now_us           wall clock in microseconds (EPOCHREALTIME)
 #   ms US            microseconds as milliseconds with one decimal
 #   stats N...       "MIN MEDIAN" of the numbers (one decimal), or "n/a n/a" for none
+#   bench_start_synthetic N
+#                    starts $SYNTH (ad-bench-synthetic) with N nodes, its log in $work/app.log,
+#                    its pid in $app_pid (tracked by the desktop), and waits up to
+#                    $APP_START_TIMEOUT_S for its window (the caller's die otherwise)
 #   bench_binaries_begin SCRIPT ARGS...
 #                    for a side-by-side script: its BASELINE_BIN [CANDIDATE_BIN] arguments
 #                    into $base and $cand (candidate default: $root/build/agent-desktop), the
@@ -44,6 +48,13 @@ stats() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
     m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     printf "%.1f %.1f\n", v[1], m }'
+}
+
+bench_start_synthetic() {
+  "$SYNTH" "$1" >"$work/app.log" 2>&1 &
+  app_pid=$!
+  ad_desktop_track "$app_pid"
+  ad_desktop_wait_app ad-bench-synthetic "$APP_START_TIMEOUT_S" || die "the $1-node app never showed"
 }
 
 bench_binaries_begin() {

@@ -48,6 +48,8 @@ unset AGENT_DESKTOP_SESSION
 app_pid=""
 trap bench_cleanup EXIT
 
+median() { stats "$@" | cut -d' ' -f2; }
+
 # The app's CPU time so far, in clock ticks (utime + stime).
 app_ticks() { sed 's/.*) //' "/proc/$app_pid/stat" | awk '{ print $12 + $13 }'; }
 
@@ -71,10 +73,7 @@ echo "| nodes | refs | snapshot min / median ms | its CPU ms | app CPU ms | CPU 
   "$(basename "$WALK") min / median ms | its CPU ms | app CPU ms | its peak RSS KiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for n in $NODES; do
-  "$SYNTH" "$n" >"$work/app.log" 2>&1 &
-  app_pid=$!
-  ad_desktop_track "$app_pid"
-  ad_desktop_wait_app ad-bench-synthetic "$APP_START_TIMEOUT_S" || die "the $n-node app never showed"
+  bench_start_synthetic "$n"
   snap=("$BIN" snapshot --app ad-bench-synthetic --max-depth 50 --timeout-ms 120000)
   timed "${snap[@]}" || true # warm-up: GTK builds its accessibles lazily
   s_ms=() s_kb=() s_cpu=() s_app=() w_ms=() w_kb=() w_cpu=() w_app=()
@@ -87,14 +86,9 @@ for n in $NODES; do
     read -r t kb cpu appc <<<"$REPLY"
     w_ms+=("$t") w_kb+=("$kb") w_cpu+=("$cpu") w_app+=("$appc")
   done
-  read -r smin smed <<<"$(stats "${s_ms[@]}")"
-  read -r wmin wmed <<<"$(stats "${w_ms[@]}")"
-  read -r _ skb <<<"$(stats "${s_kb[@]}")"
-  read -r _ wkb <<<"$(stats "${w_kb[@]}")"
-  read -r _ scpu <<<"$(stats "${s_cpu[@]}")"
-  read -r _ sapp <<<"$(stats "${s_app[@]}")"
-  read -r _ wcpu <<<"$(stats "${w_cpu[@]}")"
-  read -r _ wapp <<<"$(stats "${w_app[@]}")"
+  s_wall=$(stats "${s_ms[@]}") w_wall=$(stats "${w_ms[@]}")
+  skb=$(median "${s_kb[@]}") scpu=$(median "${s_cpu[@]}") sapp=$(median "${s_app[@]}")
+  wkb=$(median "${w_kb[@]}") wcpu=$(median "${w_cpu[@]}") wapp=$(median "${w_app[@]}")
   out=$work/snap.json
   obytes=$(stat -c %s "$out")
   if [[ $(jq -r .ok "$out" 2>/dev/null) == true ]]; then
@@ -109,8 +103,8 @@ for n in $NODES; do
     shown="$n (failed: $(jq -r '.error.code' "$out" 2>/dev/null))"
     refs=n/a rbytes=n/a per_ref=n/a per_node=n/a us=n/a
   fi
-  echo "| $shown | $refs | $smin / $smed | $scpu | $sapp | $us | $skb | $per_node | $rbytes |" \
-    "$per_ref | $obytes | $wmin / $wmed | $wcpu | $wapp | $wkb |"
+  echo "| $shown | $refs | ${s_wall/ / \/ } | $scpu | $sapp | $us | $skb | $per_node | $rbytes |" \
+    "$per_ref | $obytes | ${w_wall/ / \/ } | $wcpu | $wapp | $wkb |"
   stop_app "$app_pid"
   app_pid=""
 done

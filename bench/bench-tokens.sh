@@ -13,7 +13,10 @@
 #             cut when the target is inside one, doubling B while no drill ref reaches it),
 #             then the action with --wait-for and the same budget: its fresh snapshot is the
 #             verify (no second call)
-#   delta     (issue 13 items 1 and 3, not in this build): an empty column
+#   delta     snapshot -i --compact once to observe; after each action, snapshot --since
+#             the last snapshot id to verify (its refs of unchanged nodes keep working, so the
+#             first observation's refs drive every step); --observe (item 3) is not in this
+#             build: an empty row
 # Every output an agent reads is saved and counted: bytes, and tokens with gpt-tokenizer
 # (o200k_base) pinned in bench/tokens/package-lock.json, installed with npm ci. A step is
 # correct when an uncounted read (get, or the fixture's own state) shows its effect.
@@ -102,14 +105,15 @@ def drill_until(tree, pred, counted, extra=()):
 def loop(app, steps, way, check):
     counted, correct = [], 0
     base = ("snapshot", "--app", app, "-i", "--compact")
-    if way == "full":
+    if way in ("full", "delta"):
         obs = run(*base, counted=counted)
+        first_tree, last_id = tree_of(obs), obs.get("data", {}).get("snapshot_id")
     elif way == "drill":
         obs = run("snapshot", "--app", app, "--skeleton", "-i", "--compact", counted=counted)
     else:
         obs = run("--max-bytes", budget, *base, "--annotate-unique", counted=counted)
     for pred, action, selector, expect in steps:
-        tree = tree_of(obs)
+        tree = first_tree if way == "delta" else tree_of(obs)
         extra = ("--max-bytes", budget) if way == "budget" else ()
         target, root = drill_until(tree, pred, counted, extra) if tree else (None, None)
         # A cut whose containers have no identity (GTK4's unnamed groups) has no drill ref
@@ -136,6 +140,9 @@ def loop(app, steps, way, check):
                 run("wait", "--text", expect, "--app", app, "--timeout", 5000)
             if way == "full":
                 obs = run(*base, counted=counted)
+            elif way == "delta":
+                obs = run("snapshot", "--since", last_id, "-i", "--compact", counted=counted)
+                last_id = obs.get("data", {}).get("snapshot_id", last_id)
             else:
                 obs = run("snapshot", "--root", root, "-i", "--compact", counted=counted) \
                     if root else run("snapshot", "--app", app, "--skeleton", "-i", "--compact",
@@ -199,7 +206,7 @@ try:
         s = json.dumps(run("snapshot", "--app", "ad-fixture"))
         return expect in s
 
-    for way in ("full", "drill", "budget"):
+    for way in ("full", "drill", "budget", "delta"):
         calc = start_calculator()
         results.append(("calculator", way) + loop("gnome-calculator", calc_steps, way,
                                                  calc_shows))
@@ -224,5 +231,5 @@ for loop_name, way, calls, b, t, ok, n in results:
     print("| %s | %s | %d | %d | %d | %.2f | %d/%d |" % (loop_name, way, calls, b, t,
                                                         b / max(t, 1), ok, n))
 for loop_name in ("calculator", "form"):
-    print("| %s | delta / --observe | | | | | not in this build (items 1, 3) |" % loop_name)
+    print("| %s | --observe | | | | | not in this build (item 3) |" % loop_name)
 PY

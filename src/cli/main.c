@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "cli/help.h"
+#include "cli/lazy_libs.h"
 #include "cli/parse.h"
+#include "dispatch/batch.h"
 #include "dispatch/dispatch.h"
 #include "linux/linux_adapter.h"
 #include "mcp/server.h"
@@ -39,6 +41,11 @@ int main(int argc, char **argv)
         printf("agent-desktop %s\n", AD_RELEASE_VERSION);
         goto done;
     }
+#ifdef AD_LAZY_LIBS
+    /* A batch may have run a mutating entry before a library failed to load. */
+    ad_lazy_set_command(parsed.command->name,
+                        parsed.command->mutates || parsed.command->handler == ad_cmd_batch);
+#endif
     ad_adapter *adapter = ad_linux_adapter_new();
     json_t *env = ad_dispatch(adapter, parsed.command, parsed.args, parsed.globals, &exit_code);
     ad_envelope_print(env);

@@ -9,6 +9,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "commands/since.h"
 #include "core/ctx.h"
 #include "core/present.h"
 #include "core/refs.h"
@@ -16,6 +17,7 @@
 #include "core/resolve.h"
 #include "core/surface.h"
 #include "core/trace_event.h"
+#include "core/tree_diff.h"
 #include "core/window_select.h"
 
 typedef struct {
@@ -198,7 +200,8 @@ static int incomplete(ad_error *err, const ad_tree *t)
     return -1;
 }
 
-static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error *err)
+static int open_scope(ad_ctx *ctx, const json_t *args, const char *window_id,
+                      search_scope *s, ad_error *err)
 {
     int64_t deadline = ad_deadline_from(args, "timeout_ms");
     const char *root = ad_arg_str(args, "root");
@@ -211,7 +214,7 @@ static int open_scope(ad_ctx *ctx, const json_t *args, search_scope *s, ad_error
     ad_read_limits lim = ad_read_limits_default(deadline);
     lim.all_bounds = true; /* context matches carry bounds */
     if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
-                        ad_arg_str(args, "window_id"), &lim, &s->surface, err) < 0) {
+                        window_id, &lim, &s->surface, err) < 0) {
         /* A lookup that ran out of time (the inventory, the window list) is find's own
          * budget running out (observation.md), never an absence; a silent bus keeps its
          * own kind. */
@@ -276,6 +279,71 @@ static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_s
     return arr;
 }
 
+/* The matches of a plain find into d: one `match`, or `matches` (arr stolen). */
+static void present_matches(json_t *d, json_t *arr, bool single, size_t total, size_t to)
+{
+    if (single) {
+        json_object_set_new(d, "match", json_array_size(arr) ? json_incref(json_array_get(arr, 0))
+                                                              : json_null());
+        json_decref(arr);
+    } else {
+        json_object_set_new(d, "matches", arr);
+        json_object_set_new(d, "total_matches", json_integer((json_int_t)total));
+        json_object_set_new(d, "truncated", json_boolean(to < total));
+    }
+}
+
+static bool keep_match(const ad_node *n, void *ud)
+{
+    return matches(n, ud);
+}
+
+/* find --since: the delta's matches in place of `matches` (since.h): added and changed as
+ * matches with new refs (changed naming its fields), removed with their old refs. */
+static int since_matches(const ad_since *since, search_scope *s, const query *q, json_t *map,
+                         const char *id, json_t *d)
+{
+    ad_since_matches m;
+    if (ad_since_match(since, &s->surface.tree, keep_match, (void *)q, &m) < 0)
+        return -1;
+    node_list added = {.items = m.added, .count = m.n_added};
+    node_list changed = {.items = m.changed, .count = m.n_changed};
+    json_t *a = emit_matches(&added, 0, added.count, s, map, id);
+    json_t *c = emit_matches(&changed, 0, changed.count, s, map, id);
+    for (size_t i = 0; i < m.n_changed; i++)
+        json_object_set_new(json_array_get(c, i), "changed",
+                            ad_diff_fields_json(m.changed_fields[i]));
+    json_t *r = json_array();
+    for (size_t i = 0; i < m.n_removed; i++) {
+        const ad_node *n = m.removed[i];
+        json_t *o = json_pack("{s:s, s:o}", "role", n->role, "path", path_json(n));
+        if (ad_text_get(&n->name))
+            json_object_set_new(o, "name", json_string(n->name.text));
+        uint64_t ref = ad_node_ref_find(since->before.refs, since->before.n_refs, n);
+        if (ref)
+            json_object_set_new(o, "ref_id", json_sprintf("@%s:e%llu", since->id,
+                                                          (unsigned long long)ref));
+        json_array_append_new(r, o);
+    }
+    bool unchanged = m.complete && !m.n_added && !m.n_removed && !m.n_changed;
+    json_object_set_new(d, "since", json_string(since->id));
+    json_object_set_new(d, "unchanged", json_boolean(unchanged));
+    json_t *lists[3] = {a, r, c};
+    static const char *const keys[3] = {"added", "removed", "changed"};
+    for (int i = 0; i < 3; i++) {
+        if (json_array_size(lists[i]))
+            json_object_set_new(d, keys[i], lists[i]);
+        else
+            json_decref(lists[i]);
+    }
+    if (!m.complete) {
+        json_object_set_new(d, "complete", json_false());
+        json_object_set_new(d, "unproven_count", json_integer((json_int_t)m.unproven));
+    }
+    ad_since_matches_clear(&m);
+    return 0;
+}
+
 static int build_query(const json_t *args, query *q, char *role_buf, size_t size,
                        ad_error *err)
 {
@@ -310,7 +378,11 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     node_list l = {0};
     json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();
     int rc = -1;
-    if (open_scope(ctx, args, &s, err) < 0)
+    ad_since since = {0};
+    const char *window_id = NULL;
+    if (ad_since_load(ctx, args, &since, &window_id, err) < 0 ||
+        open_scope(ctx, args, window_id, &s, err) < 0 ||
+        (since.id && ad_since_same_window(&since, &s.surface.window, err) < 0))
         goto done;
     collect(s.scope, &q, &l, roles);
     if (ad_arg_bool(args, "count")) {
@@ -347,15 +419,15 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                              .surface = s.idx ? s.surface.kind : "window",
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
-    json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
-    if (single) {
-        json_object_set_new(d, "match", json_array_size(arr) ? json_incref(json_array_get(arr, 0))
-                                                              : json_null());
-        json_decref(arr);
-    } else {
-        json_object_set_new(d, "matches", arr);
+    if (since.id) {
+        if (since_matches(&since, &s, &q, map, id, d) < 0) {
+            ad_error_set(err, AD_INTERNAL, "cannot build the delta");
+            goto done;
+        }
         json_object_set_new(d, "total_matches", json_integer((json_int_t)l.count));
-        json_object_set_new(d, "truncated", json_boolean(to < l.count));
+    } else {
+        json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id);
+        present_matches(d, arr, single, l.count, to);
     }
     if (l.count == 0 && roles) {
         json_t *present = json_array();
@@ -388,5 +460,6 @@ done:
     json_decref(roles);
     free(l.items);
     scope_clear(&s);
+    ad_since_clear(&since);
     return rc;
 }

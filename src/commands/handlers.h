@@ -102,6 +102,8 @@ int ad_cmd_clipboard_clear(struct ad_ctx *ctx, const json_t *args, json_t **ret_
 
 /* Cross-argument checks the table's rules cannot express (ad_command.check). */
 int ad_wait_args_check(const json_t *given, const json_t *args, struct ad_error *err);
+/* --since takes a snapshot id (core/refs.h syntax), checked before anything is read. */
+int ad_since_args_check(const json_t *given, const json_t *args, struct ad_error *err);
 int ad_hover_args_check(const json_t *given, const json_t *args, struct ad_error *err);
 int ad_drag_args_check(const json_t *given, const json_t *args, struct ad_error *err);
 int ad_cmd_scroll(struct ad_ctx *ctx, const json_t *args, json_t **ret_data,

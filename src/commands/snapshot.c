@@ -7,6 +7,7 @@
 
 #include "commands/common.h"
 #include "commands/handlers.h"
+#include "commands/since.h"
 #include "core/ctx.h"
 #include "core/present.h"
 #include "core/refs.h"
@@ -18,6 +19,9 @@
 
 #define SKELETON_DEPTH 3
 #define WINDOW_CHOICE_FLOOR_MS 2000
+/* What a skipped delta adds to a budgeted snapshot besides the id:
+ * ,"since":"" and ,"delta_skipped":"larger_than_snapshot" */
+#define AD_SINCE_EXTRA_BYTES 52
 
 static json_t *window_brief(const ad_window *w)
 {
@@ -128,7 +132,11 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_identity_index *idx = NULL;
     json_t *map = NULL;
     ad_refmap_writer *sink = NULL;
+    ad_since since = {0};
+    const char *window_id = NULL;
     int rc = -1;
+    if (ad_since_load(ctx, args, &since, &window_id, err) < 0)
+        goto done;
     if (ad_arg_bool(args, "skeleton") && opts->max_depth > SKELETON_DEPTH)
         opts->max_depth = SKELETON_DEPTH; /* --skeleton reads min(--max-depth, 3) levels */
     ad_read_limits lim = ad_read_limits_default(deadline);
@@ -137,9 +145,11 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
      * --timeout-ms still yields a partial tree (contract 2.2) rather than a lookup error. */
     lim.select_floor_us = ad_deadline_after_ms(WINDOW_CHOICE_FLOOR_MS);
     if (ad_surface_read(ctx, ad_arg_str(args, "surface"), ad_arg_str(args, "app"),
-                        ad_arg_str(args, "window_id"), &lim, &sf, err) < 0)
+                        window_id, &lim, &sf, err) < 0)
         goto done;
     ad_window *win = &sf.window;
+    if (ad_since_same_window(&since, win, err) < 0)
+        goto done;
     ad_tree *tree = &sf.tree;
     ad_log(ctx, "read %s: %zu nodes, %s%s, %lld ms since start", win->id, tree->nodes_observed,
            tree->complete ? "complete" : "cut: ", tree->complete ? "" : tree->cut_reason,
@@ -165,15 +175,34 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_present_result pr = {0};
     data_parts dp = {.win = win, .tree = tree, .snapshot_id = id};
     json_t *d = NULL;
-    if (present_data(ctx, sf.root, idx, opts, &src, json_object_get(map, "refs"), &next_ref,
-                     &dp, &d, &pr, err) < 0)
+    long long budget = ctx->budget.data_bytes;
+    if (since.id) {
+        opts->record_emitted = true; /* the delta shows nodes as the snapshot shows them */
+        if (budget > 0) /* room for the fields a skipped delta adds to the snapshot */
+            ctx->budget.data_bytes -= (long long)(strlen(since.id) + AD_SINCE_EXTRA_BYTES);
+    }
+    int presented = present_data(ctx, sf.root, idx, opts, &src, json_object_get(map, "refs"),
+                                 &next_ref, &dp, &d, &pr, err);
+    ctx->budget.data_bytes = budget;
+    if (presented < 0)
         goto done;
-    free(pr.ref_nodes);
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
-    if (save_refmap(ctx, map, sink, err) < 0) {
+    /* The read first, then the refmap that makes the snapshot: a saved snapshot always
+     * has its read (unless it was too large to keep, tree_store.h). */
+    if (ad_since_store(ctx, id, tree, win->id, &pr, err) < 0 ||
+        save_refmap(ctx, map, sink, err) < 0) {
+        ad_tree_store_remove(ctx, id);
+        free(pr.ref_nodes);
+        free(pr.emitted);
         json_decref(d);
         goto done;
     }
+    if (since.id && !(d = ad_since_data(&since, tree, &pr, d, budget)))
+        ad_error_set(err, AD_INTERNAL, "cannot build the delta");
+    free(pr.ref_nodes);
+    free(pr.emitted);
+    if (!d)
+        goto done;
     ad_trace_event(ctx, "snapshot.saved",
                    json_pack("{s:s, s:s, s:s, s:I, s:b}", "snapshot_id", id, "app",
                              win->app_name ? win->app_name : "", "window_id", win->id,
@@ -188,6 +217,7 @@ done:
     ad_refmap_writer_free(sink);
     ad_identity_index_free(idx);
     ad_surface_clear(&sf);
+    ad_since_clear(&since);
     return rc;
 }
 
@@ -328,6 +358,13 @@ int ad_cmd_snapshot(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error
     if (read_options(args, &opts, err) < 0)
         return -1;
     const char *root = ad_arg_str(args, "root");
+    if (ad_arg_str(args, "since") && (json_object_get(ctx->globals, "wait_for") ||
+                                      json_object_get(ctx->globals, "wait_for_gone"))) {
+        ad_error_set(err, AD_INVALID_ARGS,
+                     "--since cannot be combined with --wait-for or --wait-for-gone");
+        ad_error_suggest(err, "Run wait first, then snapshot --since");
+        return -1;
+    }
     if (root) {
         if (json_object_get(ctx->globals, "wait_for") ||
             json_object_get(ctx->globals, "wait_for_gone")) {

@@ -328,9 +328,11 @@ int ad_present_budgeted(const ad_node *root, const ad_identity_index *idx,
     *ret_data = t.data;
     t.data = NULL;
     *ret = t.pr;
-    free(ret->emitted);
-    ret->emitted = NULL;
-    ret->n_emitted = 0;
+    if (!opts->record_emitted) { /* kept for a caller that asked for them (--since) */
+        free(ret->emitted);
+        ret->emitted = NULL;
+        ret->n_emitted = 0;
+    }
     t.pr.ref_nodes = NULL;
     t.pr.emitted = NULL;
     rc = 0;

@@ -43,6 +43,7 @@ static void remove_snapshot_dir(int snapshots_fd, const char *id)
     int fd = openat(snapshots_fd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         unlinkat(fd, "refmap.json", 0);
+        unlinkat(fd, "tree", 0); /* the stored read beside it (tree_store.h) */
         ad_state_dir d = {.fd = fd};
         ad_state_remove_stale_temps(&d, 0);
         close(fd);

@@ -6,6 +6,7 @@
 #include "dispatch/command_args.h"
 
 #include "core/overlay_style.h"
+#include "core/refs.h"
 
 /* Coordinates and deltas may be negative; min 0 / max 0 would mean "any value >= 0". A value
  * outside [min, max] is a parse error (exit 2, core/arg_check.h), so a range the spec states
@@ -131,6 +132,8 @@ const ad_arg_spec ad_args_snapshot[] = {
      .help = "Assume Chromium renderer accessibility is already forced."},
     {.name = "annotate-unique", .type = AD_ARG_BOOL,
      .help = "Mark refs not unique at capture with unique: false and their named context."},
+    {.name = "since", .type = AD_ARG_STRING, .max_bytes = AD_SNAPSHOT_ID_MAX,
+     .help = "Return what changed in the same window since this snapshot id."},
     {0},
 };
 
@@ -159,6 +162,8 @@ const ad_arg_spec ad_args_find[] = {
     {.name = "nth", .type = AD_ARG_INT, .help = "Return the match at zero-based index N."},
     {.name = "limit", .type = AD_ARG_INT, .default_value = "50",
      .help = "Return at most N matches; 0 returns all."},
+    {.name = "since", .type = AD_ARG_STRING, .max_bytes = AD_SNAPSHOT_ID_MAX,
+     .help = "Return the matches that changed in the same window since this snapshot id."},
     {0},
 };
 

@@ -94,6 +94,15 @@ static const ad_arg_rule find_rules[] = {
     {AD_RULE_AT_MOST_ONE, "root|surface!=window",
      .message = "--root cannot be combined with --surface",
      .suggestion = "Run find --surface without --root, or drop --surface"},
+/* find --since returns the delta's matches: it takes the query flags alone. */
+#define SINCE_ALONE(key)                                                                    \
+    {AD_RULE_AT_MOST_ONE, "since|" key,                                                     \
+     .message = "--since cannot be combined with --root, --surface, --count, --first, "     \
+                "--last, --nth or --limit",                                                 \
+     .suggestion = "Run find --since with the query flags alone"}
+    SINCE_ALONE("root"), SINCE_ALONE("surface!=window"), SINCE_ALONE("count"),
+    SINCE_ALONE("first"), SINCE_ALONE("last"), SINCE_ALONE("nth"), SINCE_ALONE("limit"),
+#undef SINCE_ALONE
     {0},
 };
 
@@ -101,6 +110,11 @@ static const ad_arg_rule snapshot_rules[] = {
     {AD_RULE_AT_MOST_ONE, "root|surface!=window",
      .message = "--root cannot be combined with --surface",
      .suggestion = "A ref already carries the surface it was captured from; drop --surface"},
+    {AD_RULE_AT_MOST_ONE, "since|root", .message = "--since cannot be combined with --root",
+     .suggestion = "Run snapshot --since without --root"},
+    {AD_RULE_AT_MOST_ONE, "since|surface!=window",
+     .message = "--since compares windows; it cannot be combined with --surface",
+     .suggestion = "Run snapshot --since without --surface"},
     {0},
 };
 
@@ -244,12 +258,12 @@ const ad_command ad_commands[] = {
     {.name = "snapshot", .group = G_OBS, .accepts_wait_flags = true, .args = ad_args_snapshot,
      .accepts_budget = true,
      .accepts_debug = true, .fresh_observation = true,
-     .rules = snapshot_rules,
+     .rules = snapshot_rules, .check = ad_since_args_check,
      .handler = ad_cmd_snapshot,
      .summary = "Capture the accessibility tree as JSON with qualified refs."},
     {.name = "find", .group = G_OBS, .args = ad_args_find, .handler = ad_cmd_find,
      .accepts_budget = true,
-     .rules = find_rules,
+     .rules = find_rules, .check = ad_since_args_check,
      .summary = "Search for elements by role, name, value, text, description, native id, or "
                 "state."},
     {.name = "get", .group = G_OBS, .args = ad_args_get, .handler = ad_cmd_get,

@@ -121,5 +121,9 @@ int ad_bus_open(const char *address, bool bus_client, int64_t deadline_us, sd_bu
 
 sd_bus *ad_bus_close(sd_bus *bus)
 {
+    /* Never opened: nothing to close, and no call that would load libsystemd into a
+     * command that used no bus (the CLI binds it lazily, src/cli/lazy_libs.h). */
+    if (!bus)
+        return NULL;
     return sd_bus_close_unref(bus);
 }

@@ -90,9 +90,7 @@ int ad_x11_open(ad_x11 **ret, ad_error *err)
         return ad_error_set(err, AD_INTERNAL, "Out of memory");
     x->c = ad_x11_connect(NULL, &x->screen_no);
     int ce = xcb_connection_has_error(x->c);
-    const xcb_query_extension_reply_t *ext =
-        ce ? NULL : xcb_get_extension_data(x->c, &xcb_test_id);
-    if (ce || !ext || !ext->present) {
+    if (ce || !ad_x11_has_extension(x->c, AD_X11_EXT_XTEST)) {
         xcb_disconnect(x->c);
         free(x);
         if (ce)

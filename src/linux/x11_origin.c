@@ -11,21 +11,14 @@
 #include <xcb/xcb.h>
 #include <xcb/xcb_ewmh.h>
 
-/* Connects to $DISPLAY with the EWMH atoms; NULL without a display. The caller wipes ewmh
- * and disconnects the returned connection. */
+/* The process's shared X connection (x11_connect.h), its EWMH atoms copied into *ewmh; NULL
+ * without a display. Borrowed: the caller neither wipes ewmh nor disconnects. */
 static xcb_connection_t *open_ewmh(xcb_ewmh_connection_t *ewmh, int *screen_no)
 {
-    if (!getenv("DISPLAY"))
-        return NULL;
-    xcb_connection_t *c = ad_x11_connect(NULL, screen_no);
-    if (xcb_connection_has_error(c)) {
-        xcb_disconnect(c);
-        return NULL;
-    }
-    if (!xcb_ewmh_init_atoms_replies(ewmh, xcb_ewmh_init_atoms(c, ewmh), NULL)) {
-        xcb_disconnect(c);
-        return NULL;
-    }
+    const xcb_ewmh_connection_t *shared = NULL;
+    xcb_connection_t *c = ad_x11_shared(&shared, screen_no);
+    if (c)
+        *ewmh = *shared; /* the atoms and the screens array stay the shared record's */
     return c;
 }
 
@@ -178,18 +171,15 @@ int ad_x11_clients_read(ad_x11_clients *ret)
     free(ck);
     if (rc < 0)
         ad_x11_clients_free(ret);
-    xcb_ewmh_connection_wipe(&ewmh);
-    xcb_disconnect(c);
     return rc;
 }
 
 int ad_x11_screen_size(int *ret_width, int *ret_height)
 {
-    if (!getenv("DISPLAY"))
-        return -1;
     int screen_no = 0, rc = -1;
-    xcb_connection_t *c = ad_x11_connect(NULL, &screen_no);
-    if (!xcb_connection_has_error(c)) {
+    xcb_ewmh_connection_t ewmh;
+    xcb_connection_t *c = open_ewmh(&ewmh, &screen_no);
+    if (c) {
         xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
         for (int i = 0; it.rem && i < screen_no; i++)
             xcb_screen_next(&it);
@@ -199,7 +189,6 @@ int ad_x11_screen_size(int *ret_width, int *ret_height)
             rc = 0;
         }
     }
-    xcb_disconnect(c);
     return rc;
 }
 
@@ -250,7 +239,5 @@ int ad_x11_pid_shows_rect(int pid, int x, int y, int w, int h)
         free(g);
     }
     free(t);
-    xcb_ewmh_connection_wipe(&ewmh);
-    xcb_disconnect(c);
     return shown;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <xcb/res.h>
 
+#include "linux/x11_connect.h"
 #include "linux/x11_private.h"
 
 /* The window w's _NET_SUPPORTING_WM_CHECK, XCB_WINDOW_NONE when unset. */
@@ -24,8 +25,7 @@ static xcb_window_t check_window_of(ad_x11 *x, xcb_window_t w)
 static int creator_pid(ad_x11 *x, xcb_window_t w)
 {
     /* xcb would close the connection on a request of an extension the server lacks. */
-    const xcb_query_extension_reply_t *ext = xcb_get_extension_data(x->c, &xcb_res_id);
-    if (!ext || !ext->present)
+    if (!ad_x11_has_extension(x->c, AD_X11_EXT_RES))
         return 0;
     xcb_res_client_id_spec_t spec = {.client = w, .mask = XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID};
     xcb_res_query_client_ids_reply_t *r = xcb_res_query_client_ids_reply(

@@ -1,0 +1,439 @@
+/* tree_store.c: writing and rebuilding a snapshot's stored read (the form in tree_store.h). */
+#include "core/tree_store.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/refs.h"
+#include "core/state_files.h"
+#include "core/tree_diff.h"
+
+enum { F_CUT = 1, F_SECURE = 2, F_CHECKED_UNREPORTED = 4, F_ID_UNREAD = 8 };
+enum { I_KIDS, I_ROLE, I_NAME, I_REF, I_STATES, I_ACTIONS, I_VALUE, I_DESC, I_NID, I_CLASS,
+       I_BOUNDS, I_LIVE, I_FLAGS, I_COUNT };
+/* Deeper than any read (raw depth 50): a stored form deeper than this is not ours. */
+#define STORE_DEPTH_MAX 256
+#define STORE_NODES_MAX 200000
+
+/* ---- refs by node ----------------------------------------------------------------------- */
+
+static int by_node(const void *x, const void *y)
+{
+    const ad_node_ref *a = x, *b = y;
+    return a->node < b->node ? -1 : a->node > b->node;
+}
+
+void ad_node_refs_sort(ad_node_ref *refs, size_t n)
+{
+    if (n)
+        qsort(refs, n, sizeof(*refs), by_node);
+}
+
+uint64_t ad_node_ref_find(const ad_node_ref *refs, size_t n, const ad_node *node)
+{
+    ad_node_ref key = {.node = node};
+    const ad_node_ref *r = n ? bsearch(&key, refs, n, sizeof(*refs), by_node) : NULL;
+    return r ? r->ref : 0;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+typedef struct {
+    json_t *roles, *nodes;
+    const ad_node_ref *refs;
+    size_t n_refs;
+} writer;
+
+static json_t *text_json(const ad_text *t)
+{
+    if (t->state == AD_FIELD_UNKNOWN)
+        return json_null();
+    return t->state == AD_FIELD_KNOWN ? json_string(t->text) : json_integer(0);
+}
+
+static json_t *value_json(const ad_node *n)
+{
+    if (n->secure)
+        return json_integer(0); /* a password field's value is never kept */
+    if (n->value.state == AD_FIELD_KNOWN && strlen(n->value.text) > AD_TREE_VALUE_KEEP) {
+        char mark[AD_TREE_VALUE_MARK_SIZE];
+        ad_tree_value_mark(n->value.text, mark);
+        return json_string(mark);
+    }
+    return text_json(&n->value);
+}
+
+static json_t *actions_json(const ad_node *n)
+{
+    if (n->actions_state == AD_FIELD_UNKNOWN)
+        return json_null();
+    if (n->actions_state != AD_FIELD_KNOWN || n->n_actions == 0)
+        return json_integer(0);
+    size_t len = 1;
+    for (size_t i = 0; i < n->n_actions; i++)
+        len += strlen(n->actions[i]) + 1;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n->n_actions; i++) {
+        size_t l = strlen(n->actions[i]);
+        memcpy(p, n->actions[i], l);
+        p += l;
+        *p++ = ',';
+    }
+    p[-1] = '\0';
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+static size_t role_index(json_t *roles, const char *role)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(roles, i, r)
+        if (strcmp(json_string_value(r), role) == 0)
+            return i;
+    json_array_append_new(roles, json_string(role));
+    return json_array_size(roles) - 1;
+}
+
+static void write_node(writer *w, const ad_node *n)
+{
+    json_t *v[I_COUNT];
+    unsigned flags = (n->children_cut ? F_CUT : 0) | (n->secure ? F_SECURE : 0) |
+                     (n->checked_unreported ? F_CHECKED_UNREPORTED : 0) |
+                     (n->native_id_unread ? F_ID_UNREAD : 0);
+    v[I_KIDS] = json_integer((json_int_t)n->n_children);
+    v[I_ROLE] = json_integer((json_int_t)role_index(w->roles, n->role));
+    v[I_NAME] = text_json(&n->name);
+    v[I_REF] = json_integer((json_int_t)ad_node_ref_find(w->refs, w->n_refs, n));
+    v[I_STATES] = n->states_state == AD_FIELD_KNOWN ? json_integer(n->states) : json_null();
+    v[I_ACTIONS] = actions_json(n);
+    v[I_VALUE] = value_json(n);
+    v[I_DESC] = text_json(&n->description);
+    v[I_NID] = text_json(&n->native_id);
+    v[I_CLASS] = n->toolkit_class ? json_string(n->toolkit_class) : json_integer(0);
+    v[I_BOUNDS] = n->bounds_state == AD_FIELD_KNOWN
+                      ? json_pack("[I,I,I,I]", (json_int_t)lround(n->bounds.x),
+                                  (json_int_t)lround(n->bounds.y),
+                                  (json_int_t)lround(n->bounds.width),
+                                  (json_int_t)lround(n->bounds.height))
+                      : json_integer(0);
+    v[I_LIVE] = json_integer((json_int_t)(n->live_child_count + 1));
+    v[I_FLAGS] = json_integer(flags);
+    size_t keep = I_COUNT;
+    while (keep > 1 && json_is_integer(v[keep - 1]) && json_integer_value(v[keep - 1]) == 0)
+        keep--;
+    json_t *a = json_array();
+    for (size_t i = 0; i < I_COUNT; i++) {
+        if (i < keep)
+            json_array_append_new(a, v[i] ? v[i] : json_null());
+        else
+            json_decref(v[i]);
+    }
+    json_array_append_new(w->nodes, a);
+    for (size_t i = 0; i < n->n_children; i++)
+        write_node(w, n->children[i]);
+}
+
+static int open_dir(ad_ctx *ctx, const char *snapshot_id, bool create, ad_state_dir *ret,
+                    ad_error *err)
+{
+    ad_state_dir ns = AD_STATE_DIR_INIT;
+    const char *const names[] = {"snapshots", snapshot_id};
+    int rc = ad_state_namespace_open(ctx->state_root, ctx->session_id, create, &ns, err);
+    if (rc == 0)
+        rc = ad_state_dir_walk(&ns, names, 2, create, ret, err);
+    ad_state_dir_close(&ns);
+    return rc;
+}
+
+int ad_tree_store_save(ad_ctx *ctx, const char *snapshot_id, const ad_node *root,
+                       bool complete, const char *window_id, const ad_node_ref *refs,
+                       size_t n_refs, ad_error *err)
+{
+    ad_node_ref *sorted = malloc((n_refs ? n_refs : 1) * sizeof(*sorted));
+    if (!sorted)
+        return ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
+    if (n_refs)
+        memcpy(sorted, refs, n_refs * sizeof(*sorted));
+    ad_node_refs_sort(sorted, n_refs);
+    writer w = {.roles = json_array(), .nodes = json_array(), .refs = sorted,
+                .n_refs = n_refs};
+    write_node(&w, root);
+    json_t *doc = json_pack("{s:i, s:s, s:b, s:o, s:o}", "v", 1, "window_id", window_id,
+                            "complete", complete, "roles", w.roles, "nodes", w.nodes);
+    free(sorted);
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    if (!text)
+        return ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
+    int rc = 1;
+    size_t len = strlen(text);
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    if (len <= AD_TREE_STORE_MAX_BYTES) {
+        rc = open_dir(ctx, snapshot_id, true, &dir, err) != 0 ? -1 : 0;
+        if (rc == 0 && ad_state_file_write_unflushed(&dir, AD_TREE_STORE_FILE, text, len,
+                                                     err) < 0)
+            rc = -1;
+    }
+    ad_state_dir_close(&dir);
+    free(text);
+    return rc;
+}
+
+void ad_tree_store_remove(ad_ctx *ctx, const char *snapshot_id)
+{
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    ad_error ignored = AD_ERROR_INIT;
+    if (open_dir(ctx, snapshot_id, false, &dir, &ignored) == 0)
+        unlinkat(dir.fd, AD_TREE_STORE_FILE, 0);
+    ad_state_dir_close(&dir);
+    ad_error_clear(&ignored);
+}
+
+/* ---- rebuilding ------------------------------------------------------------------------- */
+
+static int no_read(ad_error *err, const char *snapshot_id, const char *why)
+{
+    ad_error_set(err, AD_SNAPSHOT_NOT_FOUND, "Snapshot '%s' has no stored read to compare with",
+                 snapshot_id);
+    ad_error_suggest(err, "Take a new snapshot without --since, then pass its snapshot_id to "
+                          "--since");
+    ad_error_detail(err, "kind", json_string("no_stored_read"));
+    ad_error_detail(err, "reason", json_string(why));
+    return -1;
+}
+
+/* A stored text into t: 0 absent, null unknown, a string known. False when malformed. */
+static bool read_text(const json_t *v, ad_text *t)
+{
+    if (!v || (json_is_integer(v) && json_integer_value(v) == 0)) {
+        t->state = AD_FIELD_ABSENT;
+        return true;
+    }
+    if (json_is_null(v)) {
+        t->state = AD_FIELD_UNKNOWN;
+        return true;
+    }
+    if (!json_is_string(v) || !(t->text = strdup(json_string_value(v))))
+        return false;
+    t->state = AD_FIELD_KNOWN;
+    return true;
+}
+
+static json_int_t int_at(const json_t *a, size_t i, bool *ok)
+{
+    const json_t *v = json_array_get(a, i);
+    if (!v)
+        return 0;
+    if (!json_is_integer(v))
+        *ok = false;
+    return json_integer_value(v);
+}
+
+static bool read_actions(const json_t *v, ad_node *n)
+{
+    n->actions_state = AD_FIELD_ABSENT;
+    if (!v || (json_is_integer(v) && json_integer_value(v) == 0))
+        return true;
+    if (json_is_null(v)) {
+        n->actions_state = AD_FIELD_UNKNOWN;
+        return true;
+    }
+    if (!json_is_string(v))
+        return false;
+    n->actions_state = AD_FIELD_KNOWN;
+    char *s = strdup(json_string_value(v)), *save = NULL;
+    bool ok = s != NULL;
+    for (char *t = s ? strtok_r(s, ",", &save) : NULL; ok && t; t = strtok_r(NULL, ",", &save))
+        ok = ad_node_add_action(n, t) == 0;
+    free(s);
+    return ok;
+}
+
+static bool read_bounds(const json_t *v, ad_node *n)
+{
+    if (!v || (json_is_integer(v) && json_integer_value(v) == 0))
+        return true; /* unread: absent, as a read without --include-bounds leaves it */
+    json_int_t b[4];
+    if (json_unpack((json_t *)v, "[IIII!]", &b[0], &b[1], &b[2], &b[3]) < 0)
+        return false;
+    n->bounds_state = AD_FIELD_KNOWN;
+    n->bounds = (ad_rect){(double)b[0], (double)b[1], (double)b[2], (double)b[3]};
+    return true;
+}
+
+/* One node from its array; *ret_kids gets its child count, *ret_ref its ref. */
+static ad_node *read_node(const json_t *a, const ad_stored_tree *t, size_t *ret_kids,
+                          uint64_t *ret_ref)
+{
+    bool ok = json_is_array(a) && json_array_size(a) >= 2 && json_array_size(a) <= I_COUNT;
+    json_int_t kids = int_at(a, I_KIDS, &ok), role = int_at(a, I_ROLE, &ok);
+    json_int_t ref = int_at(a, I_REF, &ok), live = int_at(a, I_LIVE, &ok);
+    json_int_t flags = int_at(a, I_FLAGS, &ok);
+    ad_node *n = ok ? ad_node_new() : NULL;
+    if (!n || kids < 0 || kids > 4096 || role < 0 || (size_t)role >= t->n_roles || ref < 0 ||
+        live < 0 || flags < 0 || flags > 15)
+        goto bad;
+    n->role = t->roles[role];
+    const json_t *states = json_array_get(a, I_STATES), *cls = json_array_get(a, I_CLASS);
+    if (!read_text(json_array_get(a, I_NAME), &n->name) ||
+        !read_text(json_array_get(a, I_VALUE), &n->value) ||
+        !read_text(json_array_get(a, I_DESC), &n->description) ||
+        !read_text(json_array_get(a, I_NID), &n->native_id) ||
+        !read_actions(json_array_get(a, I_ACTIONS), n) ||
+        !read_bounds(json_array_get(a, I_BOUNDS), n))
+        goto bad;
+    if (states && json_is_null(states)) {
+        n->states_state = AD_FIELD_UNKNOWN;
+    } else if (!states || json_is_integer(states)) {
+        n->states_state = AD_FIELD_KNOWN;
+        n->states = (uint32_t)json_integer_value(states);
+    } else {
+        goto bad;
+    }
+    if (cls && json_is_string(cls))
+        n->toolkit_class = strdup(json_string_value(cls));
+    else if (cls && !(json_is_integer(cls) && json_integer_value(cls) == 0))
+        goto bad;
+    n->live_child_count = (long)live - 1;
+    n->children_cut = flags & F_CUT;
+    n->secure = flags & F_SECURE;
+    n->checked_unreported = flags & F_CHECKED_UNREPORTED;
+    n->native_id_unread = flags & F_ID_UNREAD;
+    *ret_kids = (size_t)kids;
+    *ret_ref = (uint64_t)ref;
+    return n;
+bad:
+    ad_node_free(n);
+    return NULL;
+}
+
+static bool add_ref(ad_stored_tree *t, const ad_node *n, uint64_t ref, size_t cap)
+{
+    if (ref == 0)
+        return true;
+    if (t->n_refs == cap)
+        return false;
+    t->refs[t->n_refs++] = (ad_node_ref){.node = n, .ref = ref};
+    return true;
+}
+
+/* A node being rebuilt and how many of its children are still to come. */
+typedef struct {
+    ad_node *node;
+    size_t left;
+} level;
+
+/* Rebuilds the tree from the node list (document order with child counts). */
+static const char *rebuild(const json_t *nodes, ad_stored_tree *t)
+{
+    size_t total = json_array_size(nodes);
+    if (total == 0 || total > STORE_NODES_MAX)
+        return "node count out of range";
+    level stack[STORE_DEPTH_MAX];
+    size_t depth = 0, kids = 0, i = 0;
+    uint64_t ref = 0;
+    t->refs = calloc(total, sizeof(*t->refs));
+    if (!t->refs || !(t->root = read_node(json_array_get(nodes, i++), t, &kids, &ref)) ||
+        !add_ref(t, t->root, ref, total))
+        return "malformed node";
+    stack[depth++] = (level){t->root, kids};
+    while (depth > 0) {
+        if (stack[depth - 1].left == 0) {
+            depth--;
+            continue;
+        }
+        if (i >= total)
+            return "fewer nodes than child counts";
+        ad_node *n = read_node(json_array_get(nodes, i++), t, &kids, &ref);
+        if (!n)
+            return "malformed node";
+        if (ad_node_add_child(stack[depth - 1].node, n) < 0) {
+            ad_node_free(n);
+            return "out of memory";
+        }
+        stack[depth - 1].left--;
+        if (!add_ref(t, n, ref, total))
+            return "malformed node";
+        if (depth == STORE_DEPTH_MAX)
+            return "too deep";
+        stack[depth++] = (level){n, kids};
+    }
+    if (i != total)
+        return "more nodes than child counts";
+    ad_node_refs_sort(t->refs, t->n_refs);
+    return NULL;
+}
+
+static const char *parse(const json_t *doc, ad_stored_tree *t)
+{
+    const json_t *roles = json_object_get(doc, "roles"), *nodes = json_object_get(doc, "nodes");
+    const char *win = json_string_value(json_object_get(doc, "window_id"));
+    const json_t *complete = json_object_get(doc, "complete");
+    if (json_integer_value(json_object_get(doc, "v")) != 1 || !json_is_array(roles) ||
+        !json_is_array(nodes) || !win || !json_is_boolean(complete))
+        return "not a stored read of this version";
+    t->complete = json_is_true(complete);
+    if (!(t->window_id = strdup(win)))
+        return "out of memory";
+    t->roles = calloc(json_array_size(roles) + 1, sizeof(*t->roles));
+    if (!t->roles)
+        return "out of memory";
+    size_t i;
+    json_t *r;
+    json_array_foreach(roles, i, r) {
+        if (!json_is_string(r) || !(t->roles[i] = strdup(json_string_value(r))))
+            return "malformed role";
+        t->n_roles++;
+    }
+    return rebuild(nodes, t);
+}
+
+int ad_tree_store_load(ad_ctx *ctx, const char *snapshot_id, ad_stored_tree *ret,
+                       ad_error *err)
+{
+    ad_stored_tree t = {0};
+    ad_state_dir dir = AD_STATE_DIR_INIT;
+    json_t *doc = NULL;
+    const char *why = NULL;
+    ad_error read_err = AD_ERROR_INIT;
+    int rc = open_dir(ctx, snapshot_id, false, &dir, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 1)
+        why = "the snapshot is missing";
+    else if ((rc = ad_state_json_read(&dir, AD_TREE_STORE_FILE, AD_TREE_STORE_MAX_BYTES, &doc,
+                                      &read_err)) != 0)
+        why = rc == 1 ? "the snapshot kept no read" : "its stored read cannot be read";
+    else
+        why = parse(doc, &t);
+    ad_state_dir_close(&dir);
+    ad_error_clear(&read_err);
+    json_decref(doc);
+    if (why) {
+        ad_stored_tree_free(&t);
+        return no_read(err, snapshot_id, why);
+    }
+    *ret = t;
+    return 0;
+}
+
+void ad_stored_tree_free(ad_stored_tree *t)
+{
+    if (!t)
+        return;
+    ad_node_free(t->root);
+    for (size_t i = 0; i < t->n_roles; i++)
+        free(t->roles[i]);
+    free(t->roles);
+    free(t->window_id);
+    free(t->refs);
+    *t = (ad_stored_tree){0};
+}

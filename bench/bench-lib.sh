@@ -26,6 +26,10 @@
 #                    installed or shows no window. Needs die, note, $work, $SYNTH.
 #   ours_nodes OUT   the node count of a snapshot envelope (nodes with a role in data.tree),
 #                    " partial" appended when data.complete is false
+#   bench_start_synthetic N
+#                    starts $SYNTH (ad-bench-synthetic) with N nodes, its log in $work/app.log,
+#                    its pid in $app_pid (tracked by the desktop), and waits up to
+#                    $APP_START_TIMEOUT_S for its window (the caller's die otherwise)
 #   bench_binaries_begin SCRIPT ARGS...
 #                    for a side-by-side script: its BASELINE_BIN [CANDIDATE_BIN] arguments
 #                    into $base and $cand (candidate default: $root/build/agent-desktop), the
@@ -98,6 +102,13 @@ bench_start_app() {
 ours_nodes() {
   jq -r '(.data.tree | [.. | objects | select(has("role"))] | length | tostring)
          + (if .data.complete == false then " partial" else "" end)' "$1" 2>/dev/null || echo "?"
+}
+
+bench_start_synthetic() {
+  "$SYNTH" "$1" >"$work/app.log" 2>&1 &
+  app_pid=$!
+  ad_desktop_track "$app_pid"
+  ad_desktop_wait_app ad-bench-synthetic "$APP_START_TIMEOUT_S" || die "the $1-node app never showed"
 }
 
 bench_binaries_begin() {

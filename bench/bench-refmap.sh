@@ -57,10 +57,7 @@ run_one() {
 echo "| nodes | binary | refs | refmap bytes | bytes/ref | min ms | median ms |"
 echo "|---|---|---|---|---|---|---|"
 for n in $NODES; do
-  "$SYNTH" "$n" >"$work/app.log" 2>&1 &
-  app_pid=$!
-  ad_desktop_track "$app_pid"
-  ad_desktop_wait_app ad-bench-synthetic "$APP_START_TIMEOUT_S" || die "the app never showed"
+  bench_start_synthetic "$n"
   declare -A times=()
   for i in "${!bins[@]}"; do
     mkdir -p -m 0700 "$work/home.$i"

@@ -64,9 +64,13 @@ export AD_DESKTOP_PRIVATE=1
 source scripts/desktop-env.sh || exit 1
 for variant in build build-asan; do
   echo "== end-to-end tests ($variant)"
+  # The 50,000-node window (marker scale) runs once, with the release build: under ASan its
+  # three whole reads take many minutes.
+  tier=()
+  [[ $variant == build ]] || tier=(-m "not scale")
   AD_BIN=$PWD/$variant/agent-desktop AD_FIXTURE_BIN=$PWD/build/tests/fixture-app/ad-fixture \
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
-    /usr/bin/python3 -m pytest tests/e2e -q -p no:cacheprovider >"$log/e2e-$variant.txt" 2>&1
+    /usr/bin/python3 -m pytest tests/e2e "${tier[@]}" -q -p no:cacheprovider >"$log/e2e-$variant.txt" 2>&1
   st=$?
   tail -n 15 "$log/e2e-$variant.txt"
   count "$log/e2e-$variant.txt" $st

@@ -108,6 +108,21 @@ static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t
     return m;
 }
 
+/* Saves the refmap `map`; with `sink` its refs are already coded there and map's "refs" is
+ * left out of the header (both borrowed). */
+static int save_refmap(ad_ctx *ctx, json_t *map, ad_refmap_writer *sink, ad_error *err)
+{
+    if (!sink)
+        return ad_refstore_save(ctx, map, err);
+    json_object_del(map, "refs");
+    size_t len = 0;
+    unsigned char *bytes = ad_refmap_writer_finish(sink, map, &len);
+    if (!bytes)
+        return ad_error_set(err, AD_INTERNAL, "cannot encode refmap");
+    return ad_refstore_save_encoded(ctx, json_string_value(json_object_get(map, "snapshot_id")),
+                                    bytes, len, err);
+}
+
 static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
                          json_t **ret_data, ad_error *err)
 {
@@ -116,6 +131,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_surface sf = {0};
     ad_identity_index *idx = NULL;
     json_t *map = NULL;
+    ad_refmap_writer *sink = NULL;
     ad_since since = {0};
     const char *window_id = NULL;
     int rc = -1;
@@ -148,6 +164,14 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     ad_present_source src = {.window = win, .app_name = win->app_name, .surface = sf.kind,
                              .identity_proven = tree->complete};
     map = new_refmap(id, &src, next_ref);
+    /* Without a budget the refs are presented once, so their entries are coded as they are
+     * made (a 50,000-node window's refs as JSON cost ~1.5 KB each). A budget presents several
+     * times and keeps the refs of the one it accepts, so it collects them as JSON. */
+    if (ctx->budget.data_bytes == 0 && !(sink = ad_refmap_writer_new())) {
+        ad_error_set(err, AD_INTERNAL, "cannot allocate a snapshot");
+        goto done;
+    }
+    opts->ref_sink = sink;
     ad_present_result pr = {0};
     data_parts dp = {.win = win, .tree = tree, .snapshot_id = id};
     json_t *d = NULL;
@@ -166,7 +190,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     /* The read first, then the refmap that makes the snapshot: a saved snapshot always
      * has its read (unless it was too large to keep, tree_store.h). */
     if (ad_since_store(ctx, id, tree, win->id, &pr, err) < 0 ||
-        ad_refstore_save(ctx, map, err) < 0) {
+        save_refmap(ctx, map, sink, err) < 0) {
         ad_tree_store_remove(ctx, id);
         free(pr.ref_nodes);
         free(pr.emitted);
@@ -190,6 +214,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     rc = 0;
 done:
     json_decref(map);
+    ad_refmap_writer_free(sink);
     ad_identity_index_free(idx);
     ad_surface_clear(&sf);
     ad_since_clear(&since);

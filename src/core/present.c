@@ -104,13 +104,6 @@ typedef struct {
     size_t n_targets, cap_targets;
 } presenter;
 
-static bool is_target(const presenter *p, const ad_node *n)
-{
-    for (size_t i = 0; i < p->n_targets; i++)
-        if (p->targets[i] == n)
-            return true;
-    return false;
-}
 
 static void add_target(presenter *p, const ad_node *n)
 {
@@ -139,6 +132,14 @@ static int cmp_ptr(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t)*(const ad_node *const *)a, y = (uintptr_t)*(const ad_node *const *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The targets are sorted by address once marked (ad_present): every emitted node asks, and a
+ * scan made a wide window with thousands of cut containers quadratic. */
+static bool is_target(const presenter *p, const ad_node *n)
+{
+    return p->n_targets &&
+           bsearch(&n, p->targets, p->n_targets, sizeof(*p->targets), cmp_ptr) != NULL;
 }
 
 /* Cut by the depth limit (its children lie below max_depth) or by a budget (opts->cut): a
@@ -350,7 +351,30 @@ typedef struct {
     size_t clipped;
     ad_emitted *emitted;
     size_t n_emitted, cap_emitted;
+    bool sink_failed;
+    /* One JSON string per distinct role or action name, shared by every node that shows it
+     * (the emitter holds one reference to each): a big window has a handful of words and
+     * would otherwise allocate two strings for them per node. */
+    struct {
+        const char *text; /* borrowed from the read */
+        json_t *json;
+    } words[64];
+    size_t n_words;
 } emitter;
+
+/* The shared string for s (new reference): the same bytes json_string(s) gives. */
+static json_t *word(emitter *em, const char *s)
+{
+    for (size_t i = 0; i < em->n_words; i++)
+        if (em->words[i].text == s || strcmp(em->words[i].text, s) == 0)
+            return json_incref(em->words[i].json);
+    json_t *j = json_string(s);
+    if (j && em->n_words < sizeof(em->words) / sizeof(em->words[0])) {
+        em->words[em->n_words].text = s;
+        em->words[em->n_words++].json = json_incref(j);
+    }
+    return j;
+}
 
 static json_t *record(emitter *em, const ad_node *n, json_t *o)
 {
@@ -388,11 +412,12 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
     else
         gets_ref = ad_node_refable(n) || target;
     json_t *o = json_object();
-    if (n->n_actions)
-        json_object_set_new(o, "available_actions", json_array());
-    for (size_t i = 0; i < n->n_actions; i++)
-        json_array_append_new(json_object_get(o, "available_actions"),
-                              json_string(n->actions[i]));
+    if (n->n_actions) {
+        json_t *acts = json_array();
+        for (size_t i = 0; i < n->n_actions; i++)
+            json_array_append_new(acts, word(em, n->actions[i]));
+        json_object_set_new(o, "available_actions", acts);
+    }
     if (p->opts->include_bounds && n->bounds_state == AD_FIELD_KNOWN)
         json_object_set_new(o, "bounds", ad_rect_json(&n->bounds));
     bool cut = depth_cut(p, n, depth);
@@ -414,7 +439,13 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
         json_t *entry = ad_ref_entry_new(n, p->idx, p->src, target);
         if (p->opts->annotate_unique)
             ad_present_annotate_unique(o, n, entry);
-        json_object_set_new(em->refs, key, entry);
+        if (p->opts->ref_sink) {
+            if (ad_refmap_writer_add(p->opts->ref_sink, num, entry) < 0)
+                em->sink_failed = true;
+            json_decref(entry);
+        } else {
+            json_object_set_new(em->refs, key, entry);
+        }
         if (em->added == em->cap_nodes) {
             size_t cap = em->cap_nodes ? em->cap_nodes * 2 : 64;
             const ad_node **a = realloc(em->nodes, cap * sizeof(*a));
@@ -427,7 +458,7 @@ static json_t *emit(emitter *em, const ad_node *n, int depth)
             em->nodes[em->added] = n;
         em->added++;
     }
-    json_object_set_new(o, "role", json_string(n->role));
+    json_object_set_new(o, "role", word(em, n->role));
     if (n->states)
         json_object_set_new(o, "states", ad_states_json(n));
     /* A field whose read failed is never shown as absent: the node says read_failed (its
@@ -478,6 +509,8 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     presenter p = {.opts = opts, .idx = idx, .src = source, .root = root};
     /* Drill targets mark every depth cut, not only skeleton ones: any cut can be drilled. */
     mark_targets(&p, root, 0);
+    if (p.n_targets)
+        qsort(p.targets, p.n_targets, sizeof(*p.targets), cmp_ptr);
     emitter em = {.p = &p, .snapshot_id = snapshot_id, .refs = refs, .next_ref = next_ref};
     ret->first_ref = *next_ref;
     ret->tree = emit(&em, root, 0);
@@ -487,5 +520,11 @@ int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_prese
     ret->emitted = em.emitted;
     ret->n_emitted = em.n_emitted;
     free(p.targets);
+    for (size_t i = 0; i < em.n_words; i++)
+        json_decref(em.words[i].json);
+    if (ret->tree && em.sink_failed) {
+        json_decref(ret->tree);
+        ret->tree = NULL;
+    }
     return ret->tree ? 0 : -1;
 }

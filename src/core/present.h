@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "core/identity.h"
+#include "core/refmap_codec.h"
 #include "platform/adapter.h"
 
 typedef struct {
@@ -31,6 +32,9 @@ typedef struct {
     size_t n_cut;
     /* Record every emitted node with its JSON object (ad_present_result.emitted). */
     bool record_emitted;
+    /* When set, each new ref entry is coded into this writer as it is made (and freed), not
+     * kept in `refs`: a big window then never holds its refmap as JSON. Borrowed. */
+    ad_refmap_writer *ref_sink;
 } ad_present_opts;
 
 /* A node of the presentation and the object that shows it (borrowed from the tree). */
@@ -64,7 +68,9 @@ typedef struct {
 
 /* Presents the subtree at `root` (a node of the window read indexed by `idx`). New entries
  * go into `refs` (an object keyed "@eN") numbered from *next_ref, which advances. The root
- * itself gets no new ref when source->root_ref_key is set (it already has one). */
+ * itself gets no new ref when source->root_ref_key is set (it already has one). With
+ * opts->ref_sink the entries go there instead and `refs` is not touched (may be NULL); -1 when
+ * the sink fails. */
 int ad_present(const ad_node *root, const ad_identity_index *idx, const ad_present_opts *opts,
                const ad_present_source *source, const char *snapshot_id, json_t *refs,
                uint64_t *next_ref, ad_present_result *ret);

@@ -127,7 +127,13 @@ static bool fits(const field *f, const json_t *v, const json_t *entry)
     return false;
 }
 
-static void put_text(out *o, previous *prev, int slot, const json_t *v)
+/* The writer keeps its own copy of each previous text: an entry may be freed once added
+ * (ad_refmap_writer_add), so prev->text points into these buffers, never into an entry. */
+typedef struct {
+    ad_buf copy[N_TEXT];
+} text_copies;
+
+static void put_text(out *o, previous *prev, text_copies *tc, int slot, const json_t *v)
 {
     const char *s = json_string_value(v);
     size_t n = json_string_length(v), shared = 0;
@@ -136,7 +142,13 @@ static void put_text(out *o, previous *prev, int slot, const json_t *v)
         shared++;
     put_varint(o, shared);
     put_bytes(o, s + shared, n - shared);
-    prev->text[slot] = s;
+    ad_buf *c = &tc->copy[slot];
+    c->len = 0;
+    if (n)
+        ad_buf_put_n(c, s, n);
+    if (c->failed)
+        o->failed = true;
+    prev->text[slot] = c->buf ? c->buf : "";
     prev->text_len[slot] = n;
 }
 
@@ -161,7 +173,8 @@ static void put_path(out *o, previous *prev, const json_t *p)
     prev->depth = n;
 }
 
-static void put_entry(out *o, table *t, previous *prev, uint64_t number, const json_t *e)
+static void put_entry(out *o, table *t, previous *prev, text_copies *tc, uint64_t number,
+                      const json_t *e)
 {
     unsigned mask = 0;
     json_t *extras = json_object();
@@ -198,7 +211,7 @@ static void put_entry(out *o, table *t, previous *prev, uint64_t number, const j
         bool on = mask & (1u << i);
         if (FIELDS[i].kind == K_TEXT) {
             if (on)
-                put_text(o, prev, slot, fv);
+                put_text(o, prev, tc, slot, fv);
             slot++;
         } else if (on && FIELDS[i].kind == K_INTERN) {
             put_varint(o, intern(t, fv));
@@ -243,6 +256,72 @@ static int by_number(const void *a, const void *b)
     return x->number < y->number ? -1 : x->number > y->number;
 }
 
+struct ad_refmap_writer {
+    table t;
+    out body; /* the entries, without their count */
+    size_t count;
+    previous prev;
+    text_copies tc;
+};
+
+ad_refmap_writer *ad_refmap_writer_new(void)
+{
+    ad_refmap_writer *w = calloc(1, sizeof(*w));
+    if (w && !(w->t.index = json_object())) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void ad_refmap_writer_free(ad_refmap_writer *w)
+{
+    if (!w)
+        return;
+    free(w->body.buf);
+    free(w->t.texts.buf);
+    for (size_t i = 0; i < N_TEXT; i++)
+        free(w->tc.copy[i].buf);
+    json_decref(w->t.index);
+    free(w);
+}
+
+int ad_refmap_writer_add(ad_refmap_writer *w, uint64_t number, const json_t *entry)
+{
+    if (!json_is_object(entry) || number == 0 || number <= w->prev.number)
+        return -1;
+    put_entry(&w->body, &w->t, &w->prev, &w->tc, number, entry);
+    w->count++;
+    return w->body.failed || w->t.texts.failed ? -1 : 0;
+}
+
+unsigned char *ad_refmap_writer_finish(ad_refmap_writer *w, const json_t *header, size_t *len)
+{
+    out file = {0};
+    unsigned char *ret = NULL;
+    char *head = json_dumps(header, JSON_COMPACT | JSON_SORT_KEYS);
+    put(&file, MAGIC, sizeof(MAGIC));
+    unsigned char version = AD_REFMAP_FORMAT;
+    put(&file, &version, 1);
+    if (head)
+        put_bytes(&file, head, strlen(head));
+    free(head);
+    put_varint(&file, w->t.count);
+    put(&file, w->t.texts.buf, w->t.texts.len);
+    put_varint(&file, w->count);
+    put(&file, w->body.buf, w->body.len);
+    uint32_t sum = ad_refmap_checksum((const unsigned char *)file.buf, file.len);
+    unsigned char s[4] = {sum & 0xff, (sum >> 8) & 0xff, (sum >> 16) & 0xff, sum >> 24};
+    put(&file, s, 4);
+    if (head && !file.failed && !w->body.failed && !w->t.texts.failed) {
+        ret = (unsigned char *)file.buf;
+        file.buf = NULL;
+        *len = file.len;
+    }
+    free(file.buf);
+    return ret;
+}
+
 unsigned char *ad_refmap_encode(const json_t *map, size_t *len)
 {
     const json_t *refs = json_object_get(map, "refs");
@@ -251,10 +330,9 @@ unsigned char *ad_refmap_encode(const json_t *map, size_t *len)
     size_t n = json_object_size(refs), i = 0;
     numbered *list = calloc(n ? n : 1, sizeof(*list));
     json_t *header = json_copy((json_t *)map);
-    table t = {.index = json_object()};
-    out body = {0}, file = {0};
+    ad_refmap_writer *w = ad_refmap_writer_new();
     unsigned char *ret = NULL;
-    if (!list || !header || !t.index)
+    if (!list || !header || !w)
         goto done;
     json_object_del(header, "refs");
     const char *key;
@@ -265,33 +343,12 @@ unsigned char *ad_refmap_encode(const json_t *map, size_t *len)
         list[i++].entry = e;
     }
     qsort(list, n, sizeof(*list), by_number);
-    previous prev = {0};
-    put_varint(&body, n);
     for (i = 0; i < n; i++)
-        put_entry(&body, &t, &prev, list[i].number, list[i].entry);
-    char *head = json_dumps(header, JSON_COMPACT | JSON_SORT_KEYS);
-    put(&file, MAGIC, sizeof(MAGIC));
-    unsigned char version = AD_REFMAP_FORMAT;
-    put(&file, &version, 1);
-    if (head)
-        put_bytes(&file, head, strlen(head));
-    free(head);
-    put_varint(&file, t.count);
-    put(&file, t.texts.buf, t.texts.len);
-    put(&file, body.buf, body.len);
-    uint32_t sum = ad_refmap_checksum((const unsigned char *)file.buf, file.len);
-    unsigned char s[4] = {sum & 0xff, (sum >> 8) & 0xff, (sum >> 16) & 0xff, sum >> 24};
-    put(&file, s, 4);
-    if (head && !file.failed && !body.failed && !t.texts.failed) {
-        ret = (unsigned char *)file.buf;
-        file.buf = NULL;
-        *len = file.len;
-    }
+        if (ad_refmap_writer_add(w, list[i].number, list[i].entry) < 0)
+            goto done;
+    ret = ad_refmap_writer_finish(w, header, len);
 done:
-    free(file.buf);
-    free(body.buf);
-    free(t.texts.buf);
-    json_decref(t.index);
+    ad_refmap_writer_free(w);
     json_decref(header);
     free(list);
     return ret;

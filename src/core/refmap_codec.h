@@ -35,12 +35,28 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define AD_REFMAP_FORMAT 2
 
 /* Encodes a refmap. Returns a malloc'd buffer (the caller frees it) with its length in *len,
  * or NULL when out of memory or when "refs" is not an object keyed "@eN". */
 unsigned char *ad_refmap_encode(const json_t *map, size_t *len);
+
+/* The same bytes written one entry at a time, so a big snapshot never holds its refs as one
+ * JSON object: entries are added in ascending ref number (N of "@eN") and may be freed once
+ * added (the writer copies what the next entry is coded against). */
+typedef struct ad_refmap_writer ad_refmap_writer;
+/* A new writer (the caller frees it with ad_refmap_writer_free), or NULL. */
+ad_refmap_writer *ad_refmap_writer_new(void);
+/* Codes one entry. -1 when number is not above the previous one, entry is not an object, or
+ * memory ran out (the writer then fails to finish). */
+int ad_refmap_writer_add(ad_refmap_writer *w, uint64_t number, const json_t *entry);
+/* The whole file: `header` is the refmap's top level without "refs" (borrowed). Returns a
+ * malloc'd buffer (the caller frees it) with its length in *len, or NULL. The writer stays
+ * the caller's to free. */
+unsigned char *ad_refmap_writer_finish(ad_refmap_writer *w, const json_t *header, size_t *len);
+void ad_refmap_writer_free(ad_refmap_writer *w); /* NULL-safe */
 
 /* True when buf starts as a format-2 file does (any version byte). */
 bool ad_refmap_is_compact(const unsigned char *buf, size_t len);

@@ -131,6 +131,16 @@ int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
     unsigned char *text = ad_refmap_encode(refmap, &len);
     if (!text)
         return ad_error_set(err, AD_INTERNAL, "cannot encode refmap");
+    return ad_refstore_save_encoded(ctx, id, text, len, err);
+}
+
+int ad_refstore_save_encoded(ad_ctx *ctx, const char *id, unsigned char *text, size_t len,
+                             ad_error *err)
+{
+    if (!id || !ad_snapshot_id_valid(id)) {
+        free(text);
+        return ad_error_set(err, AD_INTERNAL, "refmap without a valid snapshot id");
+    }
     int rc = -1;
     ad_state_dir ns = AD_STATE_DIR_INIT, snaps = AD_STATE_DIR_INIT, dir = AD_STATE_DIR_INIT;
     if (len > AD_REFMAP_MAX_BYTES) {

@@ -24,6 +24,10 @@
  * past 128 snapshots down to 96 (never the one just written). A refmap over 1 MiB fails with
  * INTERNAL and writes nothing. */
 int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err);
+/* The same for a refmap already encoded (ad_refmap_writer_finish): `text` of `len` bytes is
+ * taken over and freed; `id` is the refmap's snapshot id (borrowed). */
+int ad_refstore_save_encoded(ad_ctx *ctx, const char *id, unsigned char *text, size_t len,
+                             ad_error *err);
 
 /* Loads a snapshot's refmap (new reference in *ret, the caller's) through state_files.h and
  * checks every field (refmap_check.h). SNAPSHOT_NOT_FOUND when missing, when refmap.json is

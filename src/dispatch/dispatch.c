@@ -48,18 +48,30 @@ json_t *ad_envelope_error(const char *command, const ad_error *err)
     return env;
 }
 
+/* json_dump_callback's sink: stdout, counting what went out. */
+static int print_chunk(const char *buffer, size_t size, void *data)
+{
+    *(size_t *)data += size;
+    return fwrite(buffer, 1, size, stdout) == size ? 0 : -1;
+}
+
 void ad_envelope_print(const json_t *envelope)
 {
-    char *s = envelope ? json_dumps(envelope, AD_JSON_OUTPUT_FLAGS) : NULL;
-    if (s) {
-        fputs(s, stdout);
+    /* Streamed to stdout, the same bytes json_dumps would build: a 50,000-node snapshot's
+     * line (~5 MB) is never held whole beside its tree. */
+    size_t written = 0;
+    if (envelope && json_dump_callback(envelope, print_chunk, &written,
+                                       AD_JSON_OUTPUT_FLAGS) == 0) {
         fputc('\n', stdout);
-        free(s);
-    } else {
+    } else if (written == 0) {
         fputs("{\"version\":\"" AD_CONTRACT_VERSION "\",\"ok\":false,\"command\":"
               "\"agent-desktop\",\"error\":{\"code\":\"INTERNAL\",\"message\":"
               "\"The envelope could not be serialized\",\"disposition\":{\"delivery\":"
               "\"unknown\",\"retry\":\"unknown\"}}}\n", stdout);
+    } else {
+        /* Out of memory or a write error mid-line: the line is cut and cannot be taken back;
+         * it ends here, unparseable, never read as a success. */
+        fputc('\n', stdout);
     }
     fflush(stdout);
 }

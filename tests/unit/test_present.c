@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/present.h"
+#include "core/refmap_codec.h"
 #include "fake_adapter.h"
 #include "test_util.h"
 
@@ -27,6 +29,43 @@ typedef struct {
     size_t added;
 } pres;
 
+/* The same presentation with its refs coded as they are made (opts.ref_sink, what a plain
+ * snapshot does): the tree must be byte for byte the one `tree` is, and the refmap bytes
+ * those ad_refmap_encode writes from the collected `refs`. Every tree of this file passes
+ * through here. */
+static void assert_streamed_refs_match(const ad_node *at, const ad_identity_index *idx,
+                                       ad_present_opts o, const ad_present_source *src,
+                                       uint64_t first, const json_t *tree, const json_t *refs)
+{
+    ad_refmap_writer *w = ad_refmap_writer_new();
+    assert_non_null(w);
+    o.ref_sink = w;
+    uint64_t next = first;
+    ad_present_result r = {0};
+    assert_int_equal(ad_present(at, idx, &o, src, "s1test", NULL, &next, &r), 0);
+    char *a = json_dumps(tree, AD_JSON_OUTPUT_FLAGS), *b = json_dumps(r.tree, AD_JSON_OUTPUT_FLAGS);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    json_t *header = json_pack("{s:s, s:I}", "snapshot_id", "s1test", "next_ref", (json_int_t)next);
+    json_t *map = json_copy(header);
+    json_object_set_new(map, "refs", json_deep_copy(refs));
+    size_t len_streamed = 0, len_collected = 0;
+    unsigned char *streamed = ad_refmap_writer_finish(w, header, &len_streamed);
+    unsigned char *collected = ad_refmap_encode(map, &len_collected);
+    assert_non_null(streamed);
+    assert_non_null(collected);
+    assert_int_equal(len_streamed, len_collected);
+    assert_memory_equal(streamed, collected, len_collected);
+    free(streamed);
+    free(collected);
+    json_decref(map);
+    json_decref(header);
+    json_decref(r.tree);
+    free(r.ref_nodes);
+    ad_refmap_writer_free(w);
+}
+
 /* Presents `at` (a node of root, or root itself) and keeps everything for assertions. */
 static pres present_at(ad_node *root, const ad_node *at, ad_present_opts o, bool proven,
                        const char *root_key, uint64_t first)
@@ -40,6 +79,7 @@ static pres present_at(ad_node *root, const ad_node *at, ad_present_opts o, bool
     p.tree = r.tree;
     p.added = r.refs_added;
     free(r.ref_nodes);
+    assert_streamed_refs_match(at, p.idx, o, &src, first, p.tree, p.refs);
     return p;
 }
 

@@ -7,8 +7,8 @@
 # scripts/desktop-env.sh (AD_DESKTOP_PRIVATE=1 unless the caller exports 0), it runs
 # AD_BENCH_COMMANDS (default 1000) consecutive commands, a repeating mix of
 #   snapshot --app NAME -i,  find --app NAME --role ROLE --name TEXT --first,  click REF
-# (REF: a harmless button found once: the fixture's Increment button, the widget factory's
-# first check box), and every AD_BENCH_STEP commands (default 100, and at 0) samples
+# (REF: the ref the find before it returned, of a harmless button: the fixture's Increment,
+# the widget factory's "Page 1" switcher, already on page 1), and every AD_BENCH_STEP commands (default 100, and at 0) samples
 # AD_BENCH_SAMPLES (default 3) extra snapshots --max-depth 50: for each, the app's own CPU
 # (the sum of the first field of /proc/PID/task/*/schedstat, time on CPU, before and after)
 # and agent-desktop's wall time. It also counts the app's open unix sockets (/proc/PID/fd)
@@ -79,8 +79,9 @@ mixed_command() {
   case $((i % 3)) in
     0) out=$("$AD" snapshot --app "$app" -i 2>>"$work/stderr.log") &&
          jq -e '.ok' <<<"$out" >/dev/null ;;
-    1) out=$("$AD" find --app "$app" --role "$find_role" --name "$find_name" --first \
-               2>>"$work/stderr.log") && jq -e '.data.match.ref_id' <<<"$out" >/dev/null ;;
+    # The click takes the ref this find returned: an older snapshot may be gone by now.
+    1) out=$("$AD" find --app "$app" --role "$find_role" --name "$find_name" --exact --first \
+               2>>"$work/stderr.log") && click_ref=$(jq -er '.data.match.ref_id' <<<"$out") ;;
     2) out=$("$AD" click "$click_ref" 2>>"$work/stderr.log") &&
          jq -e '.ok' <<<"$out" >/dev/null ;;
   esac || { note "$app: command $i failed: ${out:0:300}"; failed=1; }
@@ -117,15 +118,15 @@ for app in $APPS; do
     gtk3-widget-factory)
       command -v gtk3-widget-factory >/dev/null || { note "$app not installed: skipped"; continue; }
       gtk3-widget-factory >"$work/app.log" 2>&1 &
-      find_role=checkbox find_name=checkbutton ;;
+      find_role=radiobutton find_name="Page 1" ;;
     *) die "unknown app $app" ;;
   esac
   app_pid=$!
   ad_desktop_track "$app_pid"
   ad_desktop_wait_app "$app" "$APP_START_TIMEOUT_S" || die "$app showed no window"
   "$AD" snapshot --app "$app" --max-depth 50 >/dev/null 2>&1 || true # GTK builds lazily
-  click_ref=$("$AD" find --app "$app" --role "$find_role" --name "$find_name" --first |
-    jq -er '.data.match.ref_id') || die "$app: no $find_role named $find_name"
+  "$AD" find --app "$app" --role "$find_role" --name "$find_name" --exact --first |
+    jq -er '.data.match.ref_id' >/dev/null || die "$app: no $find_role named $find_name"
   echo
   echo "### $app ($COMMANDS commands, $SAMPLES sampled walks per row)"
   echo

@@ -8,7 +8,6 @@
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/atspi_read.h"
-#include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/walker_cache.h"
 #include "linux/walker_node.h"

@@ -203,8 +203,8 @@ static void on_selected_child(sd_bus_message *m, const sd_bus_error *e, void *ud
     } else if (!wn->w->stopping) {
         ad_pipe_args a = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
         wn->outstanding++;
-        if (ad_pipe_call(ad_walker_pipe(wn), bus, path, DBUS_IFACE_PROPERTIES, "Get", &a, on_selected_name,
-                         wn) < 0) {
+        if (ad_pipe_call(ad_walker_pipe(wn), bus, path, DBUS_IFACE_PROPERTIES, "Get", &a,
+                         on_selected_name, wn) < 0) {
             wn->outstanding--;
             ad_text_unknown(&wn->node->value);
         }

@@ -19,6 +19,20 @@
 #define ATSPI_CACHE_PATH "/org/a11y/atspi/cache"
 #define DBUS_IFACE_PROPERTIES "org.freedesktop.DBus.Properties"
 
+/* The route to an app: every call goes through the accessibility bus, never through the
+ * private peer-to-peer socket GTK 3's atk-bridge offers (Application.GetApplicationBusAddress)
+ * although it skips the bus daemon's hops. Debian 12, at-spi2-core 2.46 (and upstream to this
+ * day), atk-adaptor/bridge.c: new_connection_cb refs every accepted DBusConnection, hooks it
+ * to the main loop (atspi_dbus_connection_setup_with_g_main) and appends it to
+ * direct_connections; nothing watches for its disconnection, and only the bridge's own
+ * shutdown (atk_bridge_adaptor_cleanup) unrefs them. The closed connection's socket is
+ * closed, but its dbus-gmain message-queue GSource (atspi/atspi-gmain.c,
+ * connection_setup_new) stays attached, and the app's main loop asks every one of them
+ * dbus_connection_get_dispatch_status on each iteration: with one connection per command, a
+ * walk cost the app 2x its CPU after 100 commands, 3x after 200 (bench/bench-long-run.sh).
+ * No way of closing from our side makes the bridge drop it. GTK 4.8 (gtkatspicontext.c) and
+ * Qt 5.15 (atspiadaptor) have no such socket: they are read through the bus anyway. */
+
 /* Opens a client connection to the accessibility bus; every step (the session bus, GetAddress,
  * the accessibility bus's authentication and Hello) ends by deadline_us. On failure fills err:
  * TIMEOUT (kind accessibility_bus_unresponsive, details.component naming the silent part)

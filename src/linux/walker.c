@@ -8,7 +8,6 @@
 #include "linux/atspi_bus.h"
 #include "linux/atspi_map.h"
 #include "linux/atspi_read.h"
-#include "linux/bus_call.h"
 #include "linux/dbus_pipe.h"
 #include "linux/walker_cache.h"
 #include "linux/walker_node.h"
@@ -304,33 +303,9 @@ void ad_walker_read_node(wnode *wn)
 
 ad_pipe *ad_walker_pipe(const wnode *wn)
 {
-    walker *w = wn->w;
-    return w->peer && strcmp(wn->bus, w->app_bus) == 0 ? w->peer : w->pipe;
-}
-
-/* GTK3's atk-bridge serves its objects on a private peer-to-peer socket too
- * (Application.GetApplicationBusAddress). Talking to it directly skips the bus daemon's two
- * hops per call (facts/atspi-on-debian12.md: 1.3-1.9x faster on 2 cores). GTK 4.8 does not
- * implement the method; any failure simply leaves the walk on the bus. */
-static sd_bus *open_peer(sd_bus *bus, const char *app_bus, int64_t deadline_us)
-{
-    sd_bus_message *reply = NULL;
-    sd_bus *peer = NULL;
-    const char *address = NULL;
-    int r = ad_bus_call_method(bus, deadline_us, app_bus, ATSPI_ROOT_PATH,
-                               "org.a11y.atspi.Application", "GetApplicationBusAddress", NULL,
-                               &reply, "");
-    if (r >= 0)
-        r = sd_bus_message_read(reply, "s", &address);
-    /* Not waited for: its authentication overlaps the first calls, which the walk's deadline
-     * bounds like any other. */
-    if (r >= 0 && address && *address) {
-        if (sd_bus_new(&peer) < 0 || sd_bus_set_address(peer, address) < 0 ||
-            sd_bus_start(peer) < 0)
-            peer = ad_bus_close(peer);
-    }
-    sd_bus_message_unref(reply);
-    return peer;
+    /* One route: the accessibility bus. No private peer-to-peer connection to the app, even
+     * where atk-bridge offers one: the app never forgets a closed one (atspi_bus.h). */
+    return wn->w->pipe;
 }
 
 static void on_cache(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -364,29 +339,22 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     memset(ret, 0, sizeof(*ret));
     memset(ret_frame, 0, sizeof(*ret_frame));
     w.pipe = ad_pipe_new(bus, IN_FLIGHT);
-    sd_bus *peer_bus = open_peer(bus, bus_name, lim->deadline_us);
-    if (peer_bus) {
-        w.peer = ad_pipe_new(peer_bus, IN_FLIGHT);
-        if (w.peer)
-            ad_pipe_set_peer(w.peer, true);
-    }
     ad_node *root = ad_node_new();
     if (!w.pipe || !root) {
         ad_pipe_free(w.pipe);
         ad_node_free(root);
         return ad_error_set(err, AD_INTERNAL, "out of memory");
     }
-    ad_pipe *pipes[2] = {w.pipe, w.peer};
-    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
+    ad_pipe_call(w.pipe, bus_name, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE,
                  "GetItems", NULL, on_cache, &w);
     /* The toolkit, with the cache and before the walk: Qt needs per-field property reads,
      * GTK 4 window-relative extents (the caller's ret_frame, with the window's size that
      * places them: x11_geometry.h). */
-    ad_atspi_request_toolkit(w.peer ? w.peer : w.pipe, bus_name, &toolkit, &version);
+    ad_atspi_request_toolkit(w.pipe, bus_name, &toolkit, &version);
     ad_pipe_args screen = {.sig = "u", .u = 0};
-    ad_pipe_call(w.peer ? w.peer : w.pipe, bus_name, path, ATSPI_IFACE_COMPONENT, "GetExtents",
+    ad_pipe_call(w.pipe, bus_name, path, ATSPI_IFACE_COMPONENT, "GetExtents",
                  &screen, on_frame_extents, ret_frame);
-    int r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
+    int r = ad_pipe_run(w.pipe, lim->deadline_us);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
     w.no_native_ids = ad_atspi_toolkit_has_no_ids(toolkit, version);
     ret_frame->window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
@@ -395,17 +363,15 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     free(version);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);
-        r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
+        r = ad_pipe_run(w.pipe, lim->deadline_us);
     }
     /* One more pipelined round, once every other field is in: the ids the caller needs. */
     if (r == 0 && ad_walker_request_needed_ids(&w) > 0)
-        r = ad_pipe_run_all(pipes, 2, lim->deadline_us);
+        r = ad_pipe_run(w.pipe, lim->deadline_us);
     if (r != 0)
         ad_walker_mark_cut(&w, r > 0 ? "deadline" : "bus_failed");
     w.stopping = true;
     ad_pipe_free(w.pipe); /* cancels what is left: those fields become unknown */
-    ad_pipe_free(w.peer);
-    ad_bus_close(peer_bus); /* reads only: nothing to deliver */
     ad_walker_finish(&w, root);
     if (gtk3)
         ad_walker_mark_model_buttons(root);

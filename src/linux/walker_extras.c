@@ -202,11 +202,9 @@ static void on_selected_child(sd_bus_message *m, const sd_bus_error *e, void *ud
         wn->node->value.state = AD_FIELD_ABSENT; /* nothing selected */
     } else if (!wn->w->stopping) {
         ad_pipe_args a = {.sig = "ss", .s = {ATSPI_IFACE_ACCESSIBLE, "Name"}};
-        ad_pipe *pipe = wn->w->peer && strcmp(bus, wn->w->app_bus) == 0 ? wn->w->peer
-                                                                        : wn->w->pipe;
         wn->outstanding++;
-        if (ad_pipe_call(pipe, bus, path, DBUS_IFACE_PROPERTIES, "Get", &a, on_selected_name,
-                         wn) < 0) {
+        if (ad_pipe_call(ad_walker_pipe(wn), bus, path, DBUS_IFACE_PROPERTIES, "Get", &a,
+                         on_selected_name, wn) < 0) {
             wn->outstanding--;
             ad_text_unknown(&wn->node->value);
         }

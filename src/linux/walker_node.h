@@ -17,7 +17,6 @@ typedef struct wnode wnode;
 
 typedef struct walker {
     ad_pipe *pipe;      /* the accessibility bus */
-    ad_pipe *peer;      /* a direct connection to the app, or NULL (walker.h) */
     const char *app_bus;
     const ad_read_limits *lim;
     ad_item_cache *cache;
@@ -66,7 +65,7 @@ void ad_walker_request_extras(wnode *wn, bool need_id);
 /* After the walk: asks the AccessibleId of each node whose id was left unread and that
  * lim->native_id_needed wants (walker_extras.c). Returns how many were asked. */
 size_t ad_walker_request_needed_ids(walker *w);
-/* The pipe that reaches this node: the direct connection when the node lives in the app. */
+/* The pipe that reaches this node: the accessibility bus (atspi_bus.h: no peer route). */
 ad_pipe *ad_walker_pipe(const wnode *wn);
 /* Starts reading `node` at (bus, path): records the address and issues its calls. */
 void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth);

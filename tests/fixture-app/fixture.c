@@ -117,8 +117,9 @@ void write_state(Fixture *fx, const char *action) {
   json_string(out, pet != NULL ? gtk_label_get_text(GTK_LABEL(gtk_bin_get_child(GTK_BIN(pet))))
                                : NULL);
   g_string_append_printf(out, ",\"context_marks\":%d,\"pings\":%d,\"resets\":%d,"
-                         "\"canaries\":%d,\"events\":%d", fx->context_marks, fx->pings,
-                         fx->resets, fx->canaries, fx->events);
+                         "\"canaries\":%d,\"events\":%d,\"main_loop_sources\":%u",
+                         fx->context_marks, fx->pings, fx->resets, fx->canaries, fx->events,
+                         fixture_main_loop_sources());
   g_string_append(out, "}\n");
   GError *err = NULL;
   if (!g_file_set_contents(fx->state_file, out->str, (gssize)out->len, &err)) {

@@ -54,6 +54,8 @@ typedef struct {
 /* The password entry's start text (the e2e tests know it too). */
 #define FIXTURE_PASSWORD "hunter2-secret"
 
+/* The GSources attached to the default main context now (main_loop_sources.c). */
+guint fixture_main_loop_sources(void);
 /* Gives a widget its stable id (buildable name and ATK accessible id) and, when name is
  * not NULL, a fixed accessible name. */
 void ad_name(GtkWidget *w, const char *id, const char *name);

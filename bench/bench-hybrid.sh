@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench-hybrid.sh: whole-process `agent-desktop snapshot` against the hybrid walk (the best
-# correct one-shot walk, bench/hybrid-walk.c) and the naive libatspi walk (naive-walk.c).
+# correct one-shot walk, bench/hybrid-walk.c) by both of its routes and the naive libatspi
+# walk (naive-walk.c).
 #
 #   bench/bench-hybrid.sh            (run from anywhere; builds nothing)
 #
@@ -9,22 +10,28 @@
 # unless AD_DESKTOP_PRIVATE=0), waits for its window on the AT-SPI bus, warms each tool up
 # once untimed (GTK builds accessibles lazily: the first reader would pay for it), then runs,
 # AD_BENCH_RUNS times each (default 7), interleaved, the order rotating every run:
-#   ours:   agent-desktop snapshot --app NAME --max-depth 50 --timeout-ms 60000
-#   hybrid: ad-bench-hybrid-walk NAME
-#   naive:  ad-bench-naive-walk NAME
+#   ours:          agent-desktop snapshot --app NAME --max-depth 50 --timeout-ms 60000
+#   hybrid (peer): ad-bench-hybrid-walk --route peer NAME (peer-to-peer where the app gives
+#                  its bus address: GTK 3; the route of the numbers taken before --route)
+#   hybrid (bus):  ad-bench-hybrid-walk --route bus NAME (every call through the
+#                  accessibility bus, as agent-desktop since GTK 3's atk-bridge leaks each
+#                  accepted peer-to-peer connection: src/linux/atspi_bus.h)
+#   naive:         ad-bench-naive-walk NAME
 # timing each whole process, stdout to a file in the work dir (ours: the envelope it prints,
 # as a user's redirect would; a file, not /dev/null, because the node count is read from it).
-# The hybrid walk and the naive walk also report their own in-process walk time (the hybrid's
-# from its connection to the app to the last reply: the "walk only" column of issue 12).
+# The hybrid walks and the naive walk also report their own in-process walk time (the hybrid's
+# from its connection to the app to the last reply: the "walk only" columns of issue 12).
+# Each peer run leaves one more connection in a GTK 3 app, for the rest of its series.
 #
-# The node sets: after the timed runs, `--list-nodes` of the hybrid and the naive walk
-# (role number, name, child-index path per node) must be the same lines ("hybrid = naive");
+# The node sets: after the timed runs, `--list-nodes` of each hybrid route and of the naive
+# walk (role number, name, child-index path per node) must be the same lines ("peer = naive",
+# "bus = naive");
 # ours must have the same node count (nodes with a role in data.tree) and the same multiset
 # of names as the naive walk, a toolkit class name counting as no name ("ours = naive"; the
 # envelope carries no child-index paths).
 #
-# Prints a Markdown table: min / median ms of each, the ratios ours / hybrid (process and
-# walk-only) and naive / ours (medians), and the node counts. Every app it started is
+# Prints a Markdown table: min / median ms of each, the ratios ours / hybrid (peer) and
+# ours / hybrid (bus) (process and walk-only) and naive / ours (medians), and the node counts. Every app it started is
 # stopped by pid; the desktop by its EXIT trap. Environment: AD_BUILD_DIR (default ./build),
 # AD_BIN (default $AD_BUILD_DIR/agent-desktop), AD_BENCH_APPS (a subset of the app names),
 # AD_BENCH_RUNS. Exit status 1 when any measured command failed or a node set differs.
@@ -71,7 +78,8 @@ trap cleanup EXIT
 run_tool() { # TOOL APP -> REPLY ms, stdout in $work/TOOL.out
   case "$1" in
     ours) timed "$work/ours.out" "$AD" snapshot --app "$2" --max-depth 50 --timeout-ms 60000 ;;
-    hybrid) timed "$work/hybrid.out" "$HYBRID" "$2" ;;
+    peer) timed "$work/peer.out" "$HYBRID" --route peer "$2" ;;
+    bus) timed "$work/bus.out" "$HYBRID" --route bus "$2" ;;
     naive) timed "$work/naive.out" "$NAIVE" "$2" ;;
   esac
 }
@@ -82,13 +90,13 @@ for app in $APPS; do
     failed=1
     continue
   fi
-  for tool in naive hybrid ours; do run_tool "$tool" "$app" || true; done # warm-up
+  for tool in naive bus peer ours; do run_tool "$tool" "$app" || true; done # warm-up
 
   declare -A t=() walk=()
-  tools=(ours hybrid naive)
+  tools=(ours peer bus naive)
   for ((i = 0; i < RUNS; i++)); do
-    for ((k = 0; k < 3; k++)); do
-      tool=${tools[(i + k) % 3]}
+    for ((k = 0; k < ${#tools[@]}; k++)); do
+      tool=${tools[(i + k) % ${#tools[@]}]}
       if ! run_tool "$tool" "$app"; then
         note "$app: $tool failed (run $i): $(head -c 300 "$work/$tool.out")"
         failed=1
@@ -99,15 +107,20 @@ for app in $APPS; do
     done
   done
   ours_count=$(ours_nodes "$work/ours.out")
-  hybrid_count=$(jq -r .nodes "$work/hybrid.out" 2>/dev/null || echo "?")
+  peer_count=$(jq -r .nodes "$work/peer.out" 2>/dev/null || echo "?")
+  bus_count=$(jq -r .nodes "$work/bus.out" 2>/dev/null || echo "?")
   naive_count=$(jq -r .nodes "$work/naive.out" 2>/dev/null || echo "?")
 
   # The node sets, read once more after the timed runs.
-  "$HYBRID" --list-nodes "$app" 2>>"$work/stderr.log" | grep -v '^{' | LC_ALL=C sort >"$work/h.list"
+  for route in peer bus; do
+    "$HYBRID" --route "$route" --list-nodes "$app" 2>>"$work/stderr.log" | grep -v '^{' |
+      LC_ALL=C sort >"$work/$route.list"
+  done
   "$NAIVE" --list-nodes --numeric-roles "$app" 2>>"$work/stderr.log" | grep -v '^{' |
     LC_ALL=C sort >"$work/n.list"
-  hybrid_same=no
-  cmp -s "$work/h.list" "$work/n.list" && hybrid_same=yes
+  peer_same=no bus_same=no
+  cmp -s "$work/peer.list" "$work/n.list" && peer_same=yes
+  cmp -s "$work/bus.list" "$work/n.list" && bus_same=yes
   names_ours=$(jq -r '.data.tree | [.. | objects | select(has("role")) | (.name // "")] | .[]' \
     "$work/ours.out" | LC_ALL=C sort | md5sum)
   # agent-desktop prints no name where the toolkit gave its class name (GtkButton, AdwLeaflet:
@@ -119,23 +132,32 @@ for app in $APPS; do
   ours_same=no
   [[ "$names_ours" == "$names_naive" && "$ours_count" == "$(wc -l <"$work/n.list")" ]] &&
     ours_same=yes
-  if [[ $hybrid_same != yes || $ours_same != yes ]]; then
+  if [[ $peer_same != yes || $bus_same != yes || $ours_same != yes ]]; then
     failed=1
-    note "$app: node sets differ (hybrid = naive: $hybrid_same, ours = naive: $ours_same)"
-    diff "$work/h.list" "$work/n.list" | head -10 >&2 || true
+    note "$app: node sets differ (peer = naive: $peer_same, bus = naive: $bus_same," \
+      "ours = naive: $ours_same)"
+    for route in peer bus; do
+      diff "$work/$route.list" "$work/n.list" | head -10 >&2 || true
+    done
   fi
 
   # shellcheck disable=SC2086  # the lists are space-separated numbers
   {
     read -r o_min o_med <<<"$(stats ${t[ours]:-})"
-    read -r h_min h_med <<<"$(stats ${t[hybrid]:-})"
-    read -r hw_min hw_med <<<"$(stats ${walk[hybrid]:-})"
+    read -r p_min p_med <<<"$(stats ${t[peer]:-})"
+    read -r pw_min pw_med <<<"$(stats ${walk[peer]:-})"
+    read -r b_min b_med <<<"$(stats ${t[bus]:-})"
+    read -r bw_min bw_med <<<"$(stats ${walk[bus]:-})"
     read -r n_min n_med <<<"$(stats ${t[naive]:-})"
   }
-  rows+=("| $app | $ours_count / $hybrid_count / $naive_count | $ours_same / $hybrid_same\
- | $o_min / $o_med | $h_min / $h_med | $hw_min / $hw_med | $n_min / $n_med\
- | $(ratio "$o_min" "$h_min") / $(ratio "$o_med" "$h_med")\
- | $(ratio "$o_min" "$hw_min") / $(ratio "$o_med" "$hw_med")\
+  rows+=("| $app | $ours_count / $peer_count / $bus_count / $naive_count\
+ | $ours_same / $peer_same / $bus_same\
+ | $o_min / $o_med | $p_min / $p_med | $b_min / $b_med | $pw_min / $pw_med | $bw_min / $bw_med\
+ | $n_min / $n_med\
+ | $(ratio "$o_min" "$p_min") / $(ratio "$o_med" "$p_med")\
+ | $(ratio "$o_min" "$b_min") / $(ratio "$o_med" "$b_med")\
+ | $(ratio "$o_min" "$pw_min") / $(ratio "$o_med" "$pw_med")\
+ | $(ratio "$o_min" "$bw_min") / $(ratio "$o_med" "$bw_med")\
  | $(ratio "$n_med" "$o_med") |")
   unset t walk
   stop_app "$app_pid"
@@ -145,12 +167,15 @@ done
 cat <<EOT
 ## Snapshot against the hybrid walk ($RUNS interleaved runs each, rotating order, fresh app per series; ms min / median)
 
-ours: whole \`agent-desktop snapshot --max-depth 50\` process, stdout to a file; hybrid and
-naive: whole processes, and the hybrid's in-process walk ("walk only").
+ours: whole \`agent-desktop snapshot --max-depth 50\` process, stdout to a file; hybrid (peer:
+peer-to-peer where the app offers it; bus: every call through the accessibility bus, as ours)
+and naive: whole processes, and the hybrid's in-process walk ("walk only"). Same set: each
+against the naive walk.
 
-| app | nodes ours / hybrid / naive | same set ours / hybrid | ours | hybrid | hybrid walk only | naive\
- | ours / hybrid | ours / hybrid walk only | naive / ours (median) |
-|---|---|---|---|---|---|---|---|---|---|
+| app | nodes ours / peer / bus / naive | same set ours / peer / bus | ours | hybrid (peer)\
+ | hybrid (bus) | peer walk only | bus walk only | naive | ours / hybrid (peer)\
+ | ours / hybrid (bus) | ours / peer walk only | ours / bus walk only | naive / ours (median) |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT
 exit "$failed"

@@ -7,8 +7,12 @@
  *      applications (GetChildren), each one's Name in one pipelined round, the first app
  *      named APP_NAME whose children (ChildCount + GetChildAtIndex, GetRole) include a frame,
  *      else a window or dialog: the same choice as ad-bench-naive-walk;
- *   2. the app the way agent-desktop reaches it: peer-to-peer at the address
+ *   2. the app's connection, by --route: peer (the default, and the only route before the
+ *      flag, so earlier numbers stay comparable): peer-to-peer at the address
  *      Application.GetApplicationBusAddress gives (GTK 3's atk-bridge), else through the bus;
+ *      bus: never asks for that address, every call through the accessibility bus, as
+ *      agent-desktop does since GTK 3's atk-bridge keeps every accepted peer-to-peer
+ *      connection forever (src/linux/atspi_bus.h): each peer run leaves one in the app;
  *   3. one org.a11y.atspi.Cache.GetItems: role, name, description, states, interfaces, child
  *      count, index and parent of each cached object;
  *   4. from the window down (depth limit 50, like the naive walk): a cached node whose
@@ -21,11 +25,13 @@
  * Every call is pipelined (up to 1024 in flight, the walker's own depth); rounds depend only
  * on the tree's shape.
  *
- *   ad-bench-hybrid-walk [--list-nodes] [--verbose] APP_NAME
+ *   ad-bench-hybrid-walk [--route bus|peer] [--list-nodes] [--verbose] APP_NAME
  *
  * Prints one JSON line {"app":..., "nodes":N, "ms":walk_ms, "calls":C, "errors":E,
- * "depth_cut":D, "cached":K, "peer":true|false}; ms counts from the connection to the app
- * (step 2) to the last reply; with --list-nodes it first prints every node as
+ * "depth_cut":D, "cached":K, "route":"bus"|"peer", "peer":true|false}; route is the one
+ * asked for, peer whether the calls went peer-to-peer (false with --route peer when the app
+ * gives no address); ms counts from the connection to the app (step 2) to the last reply;
+ * with --list-nodes it first prints every node as
  * "role<TAB>name<TAB>child_index_path" (role as the AT-SPI role number; ad-bench-naive-walk
  * --list-nodes --numeric-roles prints the same lines for the same node set).
  * Exit status: 0 ok, 1 bus, app or window not found, 2 usage.
@@ -84,7 +90,8 @@ struct call {
 
 static struct {
     sd_bus *bus, *app; /* the accessibility bus; the app's connection (peer or the bus) */
-    bool peer;
+    bool peer;      /* the calls go peer-to-peer (no destination) */
+    bool route_bus; /* --route bus: never ask for the app's bus address */
     unsigned in_flight;
     call *head, *tail;
     long calls, errors, nodes, depth_cut;
@@ -561,13 +568,16 @@ static bool find_window(const char *app_name, char **dest, char **path)
     return false;
 }
 
-/* Peer-to-peer to GTK 3's atk-bridge, as agent-desktop's walker does; the bus otherwise. */
+/* --route peer: peer-to-peer to GTK 3's atk-bridge, the bus otherwise; --route bus: the bus,
+ * as agent-desktop's walker does. */
 static void connect_app(const char *dest)
 {
     sd_bus_message *reply = NULL;
     const char *address = NULL;
     sd_bus *peer = NULL;
     W.app = W.bus;
+    if (W.route_bus)
+        return;
     if (call_sync(W.bus, dest, ROOT_PATH, "org.a11y.atspi.Application",
                   "GetApplicationBusAddress", &reply, NULL) < 0 ||
         sd_bus_message_read(reply, "s", &address) < 0 || !address || !*address)
@@ -595,13 +605,17 @@ int main(int argc, char **argv)
             list_nodes = true;
         else if (strcmp(argv[i], "--verbose") == 0)
             W.verbose = true;
+        else if (strcmp(argv[i], "--route") == 0 && i + 1 < argc &&
+                 (strcmp(argv[i + 1], "bus") == 0 || strcmp(argv[i + 1], "peer") == 0))
+            W.route_bus = strcmp(argv[++i], "bus") == 0;
         else if (argv[i][0] != '-' && !app_name)
             app_name = argv[i];
         else
             app_name = NULL, i = argc;
     }
     if (!app_name) {
-        fprintf(stderr, "usage: ad-bench-hybrid-walk [--list-nodes] [--verbose] APP_NAME\n");
+        fprintf(stderr, "usage: ad-bench-hybrid-walk [--route bus|peer] [--list-nodes] [--verbose]"
+                        " APP_NAME\n");
         return 2;
     }
     char *dest = NULL, *path = NULL;
@@ -635,7 +649,8 @@ int main(int argc, char **argv)
     printf("{\"app\":\"");
     print_field(app_name);
     printf("\",\"nodes\":%ld,\"ms\":%.1f,\"calls\":%ld,\"errors\":%ld,\"depth_cut\":%ld,"
-           "\"cached\":%ld,\"peer\":%s}\n",
-           W.nodes, ms, W.calls, W.errors, W.depth_cut, cached, W.peer ? "true" : "false");
+           "\"cached\":%ld,\"route\":\"%s\",\"peer\":%s}\n",
+           W.nodes, ms, W.calls, W.errors, W.depth_cut, cached, W.route_bus ? "bus" : "peer",
+           W.peer ? "true" : "false");
     return 0;
 }

@@ -117,15 +117,25 @@ def app_pid(app):
         return None
 
 
-def apps_named(name):
-    out = []
-    for app in desktop_apps():
-        try:
-            if app.name == name:
-                out.append(app)
-        except Exception:
-            continue
-    return out
+def apps_named(name, timeout=20.0):
+    """The registry's applications called `name`. An app whose name cannot be read (a busy
+    app's reply timed out under load) is read again until `timeout`: a failed read is never
+    taken for "not that app", which once made a loaded run report gnome-shell absent."""
+    deadline = time.monotonic() + timeout
+    while True:
+        out, unread = [], 0
+        for app in desktop_apps():
+            try:
+                if app.name == name:
+                    out.append(app)
+            except Exception:
+                unread += 1
+        if out or not unread:
+            return out
+        if time.monotonic() > deadline:
+            raise AssertionError("%d app names could not be read within %gs looking for %s"
+                                 % (unread, timeout, name))
+        time.sleep(0.2)
 
 
 def app_for_pid(pid):

@@ -42,103 +42,279 @@ uint64_t ad_node_ref_find(const ad_node_ref *refs, size_t n, const ad_node *node
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
+/* The stored form is written as it is walked, into one growing buffer: no JSON tree of the
+ * read is built (at 50,000 nodes that tree raised a snapshot's peak memory by ~30 MB; the
+ * buffer is ~50 bytes a node). The bytes are those json_dumps(JSON_COMPACT) gave for that
+ * tree; test_tree_store.c pins them. The buffer stops growing once it passes
+ * AD_TREE_STORE_MAX_BYTES (checked after each node). */
 typedef struct {
-    json_t *roles, *nodes;
+    char *buf;
+    size_t len, cap;
+    bool failed; /* out of memory */
+    char *scratch; /* the joined actions of one node */
+    size_t scratch_cap;
+    const char **roles; /* in order of first use; static role tokens */
+    size_t n_roles, roles_cap;
     const ad_node_ref *refs;
     size_t n_refs;
 } writer;
 
-static json_t *text_json(const ad_text *t)
+static bool grow(char **buf, size_t *cap, size_t need)
 {
-    if (t->state == AD_FIELD_UNKNOWN)
-        return json_null();
-    return t->state == AD_FIELD_KNOWN ? json_string(t->text) : json_integer(0);
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? need : c * 2;
+    char *p = realloc(*buf, c);
+    if (!p)
+        return false;
+    *buf = p;
+    *cap = c;
+    return true;
 }
 
-static json_t *value_json(const ad_node *n)
+static bool reserve(writer *w, size_t more)
 {
-    if (n->secure)
-        return json_integer(0); /* a password field's value is never kept */
-    if (n->value.state == AD_FIELD_KNOWN && strlen(n->value.text) > AD_TREE_VALUE_KEEP) {
+    if (!w->failed && !grow(&w->buf, &w->cap, w->len + more))
+        w->failed = true;
+    return !w->failed;
+}
+
+static void put(writer *w, const char *s, size_t n)
+{
+    if (reserve(w, n)) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+    }
+}
+
+static void put_lit(writer *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
+static void put_int(writer *w, json_int_t v)
+{
+    char digits[24], *p = digits + sizeof(digits);
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    put(w, p, (size_t)(digits + sizeof(digits) - p));
+}
+
+/* s as a JSON string, or null when it is not valid UTF-8 (json_string refuses it: returns
+ * false). Plain printable ASCII is copied; anything else is escaped by jansson, one string at
+ * a time, so that the escapes are exactly those of json_dumps. */
+static bool put_string(writer *w, const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = 0;
+    while (u[n] >= 0x20 && u[n] < 0x80 && u[n] != '"' && u[n] != '\\')
+        n++;
+    if (u[n] == '\0') {
+        put(w, "\"", 1);
+        put(w, s, n);
+        put(w, "\"", 1);
+        return true;
+    }
+    json_t *j = json_string(s);
+    if (!j) {
+        put_lit(w, "null");
+        return false;
+    }
+    size_t room = reserve(w, 2 + n) ? w->cap - w->len : 0, got = 0;
+    if (room)
+        got = json_dumpb(j, w->buf + w->len, room, JSON_ENCODE_ANY);
+    if (got > room && reserve(w, got))
+        got = json_dumpb(j, w->buf + w->len, got, JSON_ENCODE_ANY);
+    json_decref(j);
+    if (got == 0 || got > w->cap - w->len)
+        w->failed = true;
+    else
+        w->len += got;
+    return true;
+}
+
+static void put_text(writer *w, const ad_text *t)
+{
+    if (t->state == AD_FIELD_KNOWN)
+        put_string(w, t->text);
+    else
+        put_lit(w, t->state == AD_FIELD_UNKNOWN ? "null" : "0");
+}
+
+static void put_value(writer *w, const ad_node *n)
+{
+    if (n->secure) {
+        put_lit(w, "0"); /* a password field's value is never kept */
+    } else if (n->value.state == AD_FIELD_KNOWN && strlen(n->value.text) > AD_TREE_VALUE_KEEP) {
         char mark[AD_TREE_VALUE_MARK_SIZE];
         ad_tree_value_mark(n->value.text, mark);
-        return json_string(mark);
+        put_string(w, mark);
+    } else {
+        put_text(w, &n->value);
     }
-    return text_json(&n->value);
 }
 
-static json_t *actions_json(const ad_node *n)
+static void put_actions(writer *w, const ad_node *n)
 {
-    if (n->actions_state == AD_FIELD_UNKNOWN)
-        return json_null();
-    if (n->actions_state != AD_FIELD_KNOWN || n->n_actions == 0)
-        return json_integer(0);
-    size_t len = 1;
-    for (size_t i = 0; i < n->n_actions; i++)
-        len += strlen(n->actions[i]) + 1;
-    char *s = malloc(len), *p = s;
-    if (!s)
-        return NULL;
+    if (n->actions_state != AD_FIELD_KNOWN || n->n_actions == 0) {
+        put_lit(w, n->actions_state == AD_FIELD_UNKNOWN ? "null" : "0");
+        return;
+    }
+    size_t len = 0;
     for (size_t i = 0; i < n->n_actions; i++) {
         size_t l = strlen(n->actions[i]);
-        memcpy(p, n->actions[i], l);
-        p += l;
-        *p++ = ',';
+        if (!grow(&w->scratch, &w->scratch_cap, len + l + 1)) {
+            w->failed = true;
+            return;
+        }
+        memcpy(w->scratch + len, n->actions[i], l);
+        len += l;
+        w->scratch[len++] = ',';
     }
-    p[-1] = '\0';
-    json_t *j = json_string(s);
-    free(s);
-    return j;
+    w->scratch[len - 1] = '\0';
+    put_string(w, w->scratch);
 }
 
-static size_t role_index(json_t *roles, const char *role)
+static void put_bounds(writer *w, const ad_node *n)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(roles, i, r)
-        if (strcmp(json_string_value(r), role) == 0)
-            return i;
-    json_array_append_new(roles, json_string(role));
-    return json_array_size(roles) - 1;
+    if (n->bounds_state != AD_FIELD_KNOWN) {
+        put_lit(w, "0");
+        return;
+    }
+    const double b[4] = {n->bounds.x, n->bounds.y, n->bounds.width, n->bounds.height};
+    for (size_t i = 0; i < 4; i++) {
+        put(w, i ? "," : "[", 1);
+        put_int(w, (json_int_t)lround(b[i]));
+    }
+    put(w, "]", 1);
 }
 
-static void write_node(writer *w, const ad_node *n)
+/* The index of role in w->roles, added when new (false when out of memory). */
+static bool role_index(writer *w, const char *role, size_t *ret)
 {
-    json_t *v[I_COUNT];
-    unsigned flags = (n->children_cut ? F_CUT : 0) | (n->secure ? F_SECURE : 0) |
-                     (n->checked_unreported ? F_CHECKED_UNREPORTED : 0) |
-                     (n->native_id_unread ? F_ID_UNREAD : 0);
-    v[I_KIDS] = json_integer((json_int_t)n->n_children);
-    v[I_ROLE] = json_integer((json_int_t)role_index(w->roles, n->role));
-    v[I_NAME] = text_json(&n->name);
-    v[I_REF] = json_integer((json_int_t)ad_node_ref_find(w->refs, w->n_refs, n));
-    v[I_STATES] = n->states_state == AD_FIELD_KNOWN ? json_integer(n->states) : json_null();
-    v[I_ACTIONS] = actions_json(n);
-    v[I_VALUE] = value_json(n);
-    v[I_DESC] = text_json(&n->description);
-    v[I_NID] = text_json(&n->native_id);
-    v[I_CLASS] = n->toolkit_class ? json_string(n->toolkit_class) : json_integer(0);
-    v[I_BOUNDS] = n->bounds_state == AD_FIELD_KNOWN
-                      ? json_pack("[I,I,I,I]", (json_int_t)lround(n->bounds.x),
-                                  (json_int_t)lround(n->bounds.y),
-                                  (json_int_t)lround(n->bounds.width),
-                                  (json_int_t)lround(n->bounds.height))
-                      : json_integer(0);
-    v[I_LIVE] = json_integer((json_int_t)(n->live_child_count + 1));
-    v[I_FLAGS] = json_integer(flags);
-    size_t keep = I_COUNT;
-    while (keep > 1 && json_is_integer(v[keep - 1]) && json_integer_value(v[keep - 1]) == 0)
-        keep--;
-    json_t *a = json_array();
-    for (size_t i = 0; i < I_COUNT; i++) {
-        if (i < keep)
-            json_array_append_new(a, v[i] ? v[i] : json_null());
-        else
-            json_decref(v[i]);
+    for (size_t i = 0; i < w->n_roles; i++)
+        if (w->roles[i] == role || strcmp(w->roles[i], role) == 0) {
+            *ret = i;
+            return true;
+        }
+    if (w->n_roles == w->roles_cap) {
+        size_t cap = w->roles_cap ? w->roles_cap * 2 : 32;
+        const char **p = realloc(w->roles, cap * sizeof(*p));
+        if (!p)
+            return false;
+        w->roles = p;
+        w->roles_cap = cap;
     }
-    json_array_append_new(w->nodes, a);
+    w->roles[w->n_roles] = role;
+    *ret = w->n_roles++;
+    return true;
+}
+
+/* Collects the roles in document order, as the "roles" list comes before the nodes. */
+static bool collect_roles(writer *w, const ad_node *n)
+{
+    size_t ignored;
+    if (!role_index(w, n->role, &ignored))
+        return false;
     for (size_t i = 0; i < n->n_children; i++)
-        write_node(w, n->children[i]);
+        if (!collect_roles(w, n->children[i]))
+            return false;
+    return true;
+}
+
+static void put_field(writer *w, const ad_node *n, int field)
+{
+    size_t role = 0;
+    switch (field) {
+    case I_ROLE:
+        role_index(w, n->role, &role); /* collected already, so found */
+        put_int(w, (json_int_t)role);
+        break;
+    case I_NAME: put_text(w, &n->name); break;
+    case I_REF: put_int(w, (json_int_t)ad_node_ref_find(w->refs, w->n_refs, n)); break;
+    case I_STATES:
+        if (n->states_state == AD_FIELD_KNOWN)
+            put_int(w, n->states);
+        else
+            put_lit(w, "null");
+        break;
+    case I_ACTIONS: put_actions(w, n); break;
+    case I_VALUE: put_value(w, n); break;
+    case I_DESC: put_text(w, &n->description); break;
+    case I_NID: put_text(w, &n->native_id); break;
+    case I_CLASS:
+        if (n->toolkit_class)
+            put_string(w, n->toolkit_class);
+        else
+            put_lit(w, "0");
+        break;
+    case I_BOUNDS: put_bounds(w, n); break;
+    case I_LIVE: put_int(w, (json_int_t)(n->live_child_count + 1)); break;
+    case I_FLAGS:
+        put_int(w, (n->children_cut ? F_CUT : 0) | (n->secure ? F_SECURE : 0) |
+                       (n->checked_unreported ? F_CHECKED_UNREPORTED : 0) |
+                       (n->native_id_unread ? F_ID_UNREAD : 0));
+        break;
+    }
+}
+
+/* One node's array; trailing fields that are 0 are left out (the first never is). */
+static void put_node(writer *w, const ad_node *n)
+{
+    put(w, "[", 1);
+    put_int(w, (json_int_t)n->n_children);
+    size_t keep = w->len;
+    for (int i = I_ROLE; i < I_COUNT && !w->failed; i++) {
+        put(w, ",", 1);
+        size_t start = w->len;
+        put_field(w, n, i);
+        if (!w->failed && !(w->len - start == 1 && w->buf[start] == '0'))
+            keep = w->len;
+    }
+    if (!w->failed)
+        w->len = keep;
+    put(w, "]", 1);
+}
+
+/* The node and its subtree in document order; false once failed or past the size limit. */
+static bool put_tree(writer *w, const ad_node *n)
+{
+    put_node(w, n);
+    if (w->failed || w->len > AD_TREE_STORE_MAX_BYTES)
+        return false;
+    for (size_t i = 0; i < n->n_children; i++) {
+        put(w, ",", 1);
+        if (!put_tree(w, n->children[i]))
+            return false;
+    }
+    return true;
+}
+
+/* The whole stored form into w->buf; false when out of memory or past the size limit. */
+static bool put_doc(writer *w, const ad_node *root, bool complete, const char *window_id)
+{
+    put_lit(w, "{\"v\":1,\"window_id\":");
+    if (!collect_roles(w, root) || !window_id || !put_string(w, window_id)) {
+        w->failed = true; /* out of memory, or a window id JSON cannot hold */
+        return false;
+    }
+    put_lit(w, complete ? ",\"complete\":true,\"roles\":[" : ",\"complete\":false,\"roles\":[");
+    for (size_t i = 0; i < w->n_roles; i++) {
+        if (i)
+            put(w, ",", 1);
+        put_string(w, w->roles[i]);
+    }
+    put_lit(w, "],\"nodes\":[");
+    if (!put_tree(w, root))
+        return false;
+    put_lit(w, "]}");
+    return !w->failed && w->len <= AD_TREE_STORE_MAX_BYTES;
 }
 
 static int open_dir(ad_ctx *ctx, const char *snapshot_id, bool create, ad_state_dir *ret,
@@ -163,27 +339,20 @@ int ad_tree_store_save(ad_ctx *ctx, const char *snapshot_id, const ad_node *root
     if (n_refs)
         memcpy(sorted, refs, n_refs * sizeof(*sorted));
     ad_node_refs_sort(sorted, n_refs);
-    writer w = {.roles = json_array(), .nodes = json_array(), .refs = sorted,
-                .n_refs = n_refs};
-    write_node(&w, root);
-    json_t *doc = json_pack("{s:i, s:s, s:b, s:o, s:o}", "v", 1, "window_id", window_id,
-                            "complete", complete, "roles", w.roles, "nodes", w.nodes);
+    writer w = {.refs = sorted, .n_refs = n_refs};
+    int rc = put_doc(&w, root, complete, window_id) ? 0 : 1;
     free(sorted);
-    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-    json_decref(doc);
-    if (!text)
-        return ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
-    int rc = 1;
-    size_t len = strlen(text);
+    free(w.scratch);
+    free(w.roles);
     ad_state_dir dir = AD_STATE_DIR_INIT;
-    if (len <= AD_TREE_STORE_MAX_BYTES) {
-        rc = open_dir(ctx, snapshot_id, true, &dir, err) != 0 ? -1 : 0;
-        if (rc == 0 && ad_state_file_write_unflushed(&dir, AD_TREE_STORE_FILE, text, len,
-                                                     err) < 0)
-            rc = -1;
-    }
+    if (w.failed)
+        rc = ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
+    else if (rc == 0 && (open_dir(ctx, snapshot_id, true, &dir, err) != 0 ||
+                         ad_state_file_write_unflushed(&dir, AD_TREE_STORE_FILE, w.buf, w.len,
+                                                       err) < 0))
+        rc = -1;
     ad_state_dir_close(&dir);
-    free(text);
+    free(w.buf);
     return rc;
 }
 

@@ -442,7 +442,9 @@ static bool read_bounds(const json_t *v, ad_node *n)
 static ad_node *read_node(const json_t *a, const ad_stored_tree *t, size_t *ret_kids,
                           uint64_t *ret_ref)
 {
-    bool ok = json_is_array(a) && json_array_size(a) >= 2 && json_array_size(a) <= I_COUNT;
+    /* [n_children] alone is a node of the first role with every other field zero: the writer
+     * trims trailing zeros down to the first field. */
+    bool ok = json_is_array(a) && json_array_size(a) >= 1 && json_array_size(a) <= I_COUNT;
     json_int_t kids = int_at(a, I_KIDS, &ok), role = int_at(a, I_ROLE, &ok);
     json_int_t ref = int_at(a, I_REF, &ok), live = int_at(a, I_LIVE, &ok);
     json_int_t flags = int_at(a, I_FLAGS, &ok);

@@ -297,6 +297,34 @@ static void expect_refused(ad_ctx *ctx, const char *id)
     ad_error_clear(&err);
 }
 
+/* A node of the root's role whose every other field is zero is stored as its child count
+ * alone ([0]); the loader reads it back instead of refusing the whole read. */
+static void test_a_node_of_zeros_loads(void **state)
+{
+    (void)state;
+    tu_home home;
+    tu_home_begin(&home);
+    ad_ctx ctx = {.state_root = home.state};
+    ad_node *root = fk("window|n=Main", fk("window", NULL), NULL);
+    ad_node *inner = root->children[0];
+    inner->states_state = AD_FIELD_KNOWN;
+    inner->states = 0;
+    inner->actions_state = AD_FIELD_ABSENT;
+    inner->live_child_count = -1;
+    size_t len = 0;
+    char *text = save_bytes(&ctx, &home, "s1zero", root, true, NULL, 0, &len);
+    assert_non_null(strstr(text, ",[0]]"));
+    free(text);
+    ad_stored_tree t = {0};
+    ad_error err = AD_ERROR_INIT;
+    assert_int_equal(ad_tree_store_load(&ctx, "s1zero", &t, &err), 0);
+    assert_int_equal(ad_node_count(t.root), 2);
+    assert_same_read(t.root, root);
+    ad_stored_tree_free(&t);
+    ad_node_free(root);
+    tu_home_end(&home);
+}
+
 static void test_missing_and_damaged_are_refused(void **state)
 {
     (void)state;
@@ -335,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_stored_bytes_are_exact),
         cmocka_unit_test(test_size_limit_is_exact),
         cmocka_unit_test(test_large_read_round_trips),
+        cmocka_unit_test(test_a_node_of_zeros_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,17 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,
                                const ad_tree *after);
 
+/* Under a budget (--max-bytes with --wait-for --observe): shrinks the action's report (an
+ * object with "changes" and "details"; borrowed) until it prints in at most max_bytes, in
+ * steps, never silently:
+ *   1. details.events goes (details.events_count stays; details.events_cut: true);
+ *   2. then entries of changes go from the end of the delta (changed, then removed, then
+ *      added, last first); changes then says truncated: true, entries_cut: N and
+ *      complete: false.
+ * 0 when it fits, -1 when even without every entry it does not (the report is then left cut
+ * as far as it goes). */
+int ad_observe_fit_report(json_t *report, long long max_bytes);
+
 /* Appends src's events to dst (moved: src is emptied), keeping dst bounded like the
  * adapter's record (the rest counted in dropped). */
 void ad_observe_events_append(ad_change_events *dst, ad_change_events *src);

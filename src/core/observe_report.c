@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/tree_diff.h"
 #include "core/utf8.h"
 
@@ -224,4 +225,47 @@ void ad_observe_events_append(ad_change_events *dst, ad_change_events *src)
     }
     dst->dropped += src->dropped + (src->count - take);
     ad_change_events_clear(src);
+}
+
+/* ---- under a budget ---------------------------------------------------------------------- */
+
+/* Removes the last entry of changes' lists, taken in the order changed, removed, added (the
+ * delta lists them added, removed, changed: this cuts from its end). False when none is left. */
+static bool drop_last_change(json_t *changes)
+{
+    static const char *const keys[3] = {"changed", "removed", "added"};
+    for (int i = 0; i < 3; i++) {
+        json_t *a = json_object_get(changes, keys[i]);
+        size_t n = json_array_size(a);
+        if (n == 0)
+            continue;
+        json_array_remove(a, n - 1);
+        if (n == 1)
+            json_object_del(changes, keys[i]);
+        return true;
+    }
+    return false;
+}
+
+int ad_observe_fit_report(json_t *report, long long max_bytes)
+{
+    if ((long long)ad_json_bytes(report) <= max_bytes)
+        return 0;
+    json_t *details = json_object_get(report, "details");
+    if (json_object_get(details, "events")) {
+        json_object_del(details, "events"); /* events_count stays */
+        json_object_set_new(details, "events_cut", json_true());
+    }
+    json_t *changes = json_object_get(report, "changes");
+    json_int_t cut = 0;
+    while ((long long)ad_json_bytes(report) > max_bytes && json_is_object(changes)) {
+        if (!drop_last_change(changes))
+            break;
+        cut++;
+        /* The first cut adds these three fields: they count toward the size. */
+        json_object_set_new(changes, "truncated", json_true());
+        json_object_set_new(changes, "entries_cut", json_integer(cut));
+        json_object_set_new(changes, "complete", json_false());
+    }
+    return (long long)ad_json_bytes(report) <= max_bytes ? 0 : -1;
 }

@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/base64.h"
+#include "core/budget.h"
 #include "core/text_buf.h"
 #include "core/private_file.h"
 #include "core/refstore.h"
@@ -64,6 +66,55 @@ static void window_picture(ad_ctx *ctx, ad_visual_debug *v, const char *window_i
     ad_error_clear(&e);
 }
 
+/* data.debug as ad_visual_debug_end builds it, for the path `saved`. */
+static json_t *debug_block(const char *saved, const char *warning, bool budgeted)
+{
+    json_t *d = json_object();
+    if (saved) {
+        json_object_set_new(d, "path", json_string(saved));
+        json_object_set_new(d, "format", json_string("html"));
+    }
+    if (warning && budgeted)
+        ad_budget_set_text(d, "warning", warning, AD_DEBUG_WARNING_CLIP);
+    else if (warning)
+        json_object_set_new(d, "warning", json_string(warning));
+    return d;
+}
+
+/* Takes the largest data.debug off the budget: the path as ad_private_file_write will
+ * resolve it, and the longest warning kept (its full length a 10-digit number). */
+static int reserve_room(ad_ctx *ctx, ad_visual_debug *v, ad_error *err)
+{
+    char *d = strdup(v->path), *f = strdup(v->path), dir[PATH_MAX];
+    /* Without a directory realpath resolves the page is never written: no path is shown. */
+    const char *full_dir = d && realpath(dirname(d), dir) ? dir : "";
+    size_t n = strlen(full_dir) + 1 + (f ? strlen(basename(f)) : strlen(v->path));
+    char *saved = malloc(n + 1), warning[AD_DEBUG_WARNING_CLIP + 2];
+    memset(warning, 'x', sizeof(warning) - 1);
+    warning[sizeof(warning) - 1] = '\0';
+    if (saved) {
+        memset(saved, 'x', n);
+        saved[n] = '\0';
+    }
+    json_t *block = json_pack("{s:o}", "debug", debug_block(saved, warning, true));
+    json_object_set_new(json_object_get(block, "debug"), "warning_length",
+                        json_integer(1000000000));
+    long long room = (long long)ad_json_bytes(block) - 2 + 1; /* a comma joins it */
+    json_decref(block);
+    free(saved);
+    free(d);
+    free(f);
+    ctx->budget.data_bytes -= room;
+    v->budgeted = true;
+    if (ctx->budget.data_bytes > 0)
+        return 0;
+    ad_error_set(err, AD_INVALID_ARGS, "The budget leaves no room for the snapshot beside "
+                                       "data.debug (%lld bytes)", room);
+    ad_error_suggest(err, "Raise --max-bytes, or drop --debug and --screenshot");
+    ad_error_detail_text(err, "argument", "max_bytes");
+    return -1;
+}
+
 int ad_visual_debug_begin(ad_ctx *ctx, const json_t *args, ad_visual_debug *v, ad_error *err)
 {
     memset(v, 0, sizeof(*v));
@@ -81,6 +132,8 @@ int ad_visual_debug_begin(ad_ctx *ctx, const json_t *args, ad_visual_debug *v, a
         return -1;
     }
     v->on = true;
+    if (ctx->budget.data_bytes > 0 && reserve_room(ctx, v, err) < 0)
+        return -1;
     if (!is_command(ctx, "click"))
         return 0;
     /* The ref's snapshot and window, read only: a ref that does not load fails in the
@@ -239,16 +292,9 @@ void ad_visual_debug_end(ad_ctx *ctx, ad_visual_debug *v, json_t *data)
         ad_error_set(&e, AD_INTERNAL, "Out of memory building the visual debug page");
     else
         ad_private_file_write(v->path, html, len, true, "visual debug file", &saved, &e);
-    json_t *d = json_object();
-    if (saved) {
-        json_object_set_new(d, "path", json_string(saved));
-        json_object_set_new(d, "format", json_string("html"));
-    } else {
+    if (!saved)
         note(v, &e);
-    }
-    if (v->warning)
-        json_object_set_new(d, "warning", json_string(v->warning));
-    json_object_set_new(data, "debug", d);
+    json_object_set_new(data, "debug", debug_block(saved, v->warning, v->budgeted));
     free(saved);
     free(html);
     json_decref(refmap);

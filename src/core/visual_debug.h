@@ -18,6 +18,8 @@
 #include "core/capture.h"
 #include "core/ctx.h"
 
+#define AD_DEBUG_WARNING_CLIP 160 /* bytes of data.debug.warning kept under a budget */
+
 typedef struct {
     bool on;
     const char *path;   /* --screenshot (borrowed from ctx->globals) */
@@ -26,11 +28,15 @@ typedef struct {
     char *ref;          /* click: the ref as given (owned) */
     char *window_id;    /* click: the ref's window (owned) */
     char *warning;      /* the first picture that could not be taken, and why (owned) */
+    bool budgeted;      /* a --max-bytes budget holds room for data.debug (warning clipped) */
 } ad_visual_debug;
 
 /* Before the handler, when ctx->globals has --debug: checks PATH (ends in .html, does not
  * exist, its directory does; INVALID_ARGS otherwise, before anything reaches the desktop;
- * snapshot: --surface window only) and, for click, takes the picture before. v is the
+ * snapshot: --surface window only) and, for click, takes the picture before. Under a budget
+ * (ctx->budget) it takes the room data.debug will need off the data's budget first, its
+ * warning clipped to AD_DEBUG_WARNING_CLIP bytes: the block is added after the snapshot was
+ * fitted (INVALID_ARGS when no room is left). v is the
  * caller's, zeroed; clear it with ad_visual_debug_clear. */
 int ad_visual_debug_begin(ad_ctx *ctx, const json_t *args, ad_visual_debug *v, ad_error *err);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/identity.h"
+#include "core/observe.h"
 #include "dispatch/command_table.h"
 #include "dispatch/validate.h"
 
@@ -186,6 +187,14 @@ int ad_post_wait(ad_ctx *ctx, const json_t *args, bool is_action, json_t **data,
     int64_t elapsed = (ad_now_us() - started) / 1000;
     json_t *out = NULL;
     if (want) {
+        /* --observe, settled by the satisfied wait: its report is part of the line the budget
+         * bounds, so it is finished before the fresh snapshot is fitted, and under a budget
+         * it takes at most half of it (ad_observe_fit_report says what it cut). */
+        if (is_action && ctx->observe_pending) {
+            ad_observe_finish_deferred(ctx, *data);
+            if (ctx->budget.data_bytes > 0)
+                (void)ad_observe_fit_report(*data, ctx->budget.data_bytes / 2);
+        }
         /* A budget bounds the whole line: the fresh snapshot gets what the keys added
          * beside it below leave (one comma joins them to its own). */
         json_t *beside = json_pack("{s:I, s:s}", "elapsed_ms", (json_int_t)elapsed,

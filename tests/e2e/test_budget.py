@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from action_helpers import expect_count, need_state
 from tree_walk import nodes, refs
 
 SIZES = (1100, 1500, 2500, 4000, 7000, 12000, 20000, 40000, 80000)
@@ -136,6 +137,42 @@ def test_post_action_wait_fits(cli, fixture_app):
                      button["ref_id"])
     assert len(out) <= 1500
     assert "after_action" in env["data"] and "budget" in env["data"]
+
+
+@pytest.mark.parametrize("budget", (1500, 2500, 4000))
+def test_post_action_wait_with_observe_fits(cli, fixture_app, budget):
+    """The action's --observe report is part of the line the budget bounds: it was added
+    after the fresh snapshot had been fitted, and the line passed the budget."""
+    snap = cli.ok("snapshot", "--app", "ad-fixture", "-i")
+    inc = next(r for r in _refs(snap["tree"], []) if r.get("name") == "Increment")
+    count = need_state(fixture_app)["count"]
+    env, out = _line(cli, "--max-bytes", budget, "--wait-for", "button", "click", "--observe",
+                     inc["ref_id"])
+    assert len(out) <= budget, (len(out), env)
+    expect_count(fixture_app, count + 1)  # the click happened, read by the app
+    action = env["data"]["after_action"]
+    changes = action["changes"]
+    # Whatever was cut of the report says so: no silent loss of a change or of the evidence.
+    if "events" not in action.get("details", {}):
+        assert action["details"].get("events_cut") is True or \
+            action["details"].get("events_available") is False, action
+    if changes.get("truncated"):
+        assert changes["entries_cut"] > 0 and changes["complete"] is False
+    else:
+        assert changes.get("unchanged") is not True  # the count label changed
+    assert "budget" in env["data"]
+
+
+@pytest.mark.parametrize("budget", SIZES[:6])
+def test_visual_debug_fits_the_budget(cli, widget_factory_app, tmp_path, budget):
+    """--debug adds data.debug (the page's path) to a budgeted snapshot: it is part of the
+    line too."""
+    page = str(tmp_path / "debug.html")
+    env, out = _line(cli, "--max-bytes", budget, "--debug", "--screenshot", page, "snapshot",
+                     "--app", "gtk3-widget-factory", "-i")
+    assert len(out) <= budget, (len(out), env["data"].get("debug"))
+    assert os.path.exists(env["data"]["debug"]["path"])
+    assert "budget" in env["data"]
 
 
 def test_budget_flags_are_refused_where_they_mean_nothing(cli, fixture_app):

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/observe.h"
 #include "fake_adapter.h"
 #include "test_util.h"
@@ -247,6 +248,113 @@ static void test_wait_for_settles_the_observation(void **state)
     json_decref(env);
 }
 
+/* Save renames four nodes: a report of several changes and events. */
+static void many_effect(fake_adapter *f, const ad_node *target)
+{
+    if (strcmp(ad_text_get(&target->name), "Save") != 0)
+        return;
+    save_effect(f, target);
+    fk_rename(fk_find(f->wins[0].root, "button", "Nothing"), "Nothing at all, still");
+    fk_rename(fk_find(f->wins[0].root, "checkbox", "Agree"), "Agree to every term listed");
+    fk_rename(fk_find(f->wins[0].root, "textfield", "Name"), "Name, as on the passport");
+    fake_emit(f, "property-change", "accessible-name", 0, "app|/nothing");
+    fake_emit(f, "property-change", "accessible-name", 0, "app|/agree");
+}
+
+/* A budget bounds the whole line of an action with --wait-for --observe: the observe report
+ * was added after the fresh snapshot had been fitted and passed the budget (e2e
+ * test_post_action_wait_with_observe_fits failed before). Every budget either fits or is
+ * refused; none is exceeded. */
+static void test_budget_bounds_the_observe_report(void **state)
+{
+    (void)state;
+    int fitted = 0, cut = 0;
+    for (int max = 700; max <= 3000; max += 100) {
+        void *st = NULL;
+        assert_int_equal(setup(&st), 0);
+        tu_bed *b = st;
+        b->fake->act_effect = many_effect;
+        char *ref = tu_snapshot_ref(fake_base(b->fake), NULL, "Save");
+        json_t *args = tu_args("click", "{s:s, s:i, s:b}", "ref_id", ref, "timeout_ms", 0,
+                               "observe", 1);
+        int code = -1;
+        json_t *env = tu_run(fake_base(b->fake), "click", args,
+                             json_pack("{s:s, s:i}", "wait_for", "button", "max_bytes", max),
+                             &code);
+        if (code == 0) {
+            assert_true((long long)ad_json_bytes(env) + 1 <= max);
+            fitted++;
+            if (json_is_true(tu_at(env, "data.after_action.changes.truncated"))) {
+                cut++;
+                assert_true(tu_int(env, "data.after_action.changes.entries_cut") > 0);
+                assert_true(json_is_false(tu_at(env, "data.after_action.changes.complete")));
+                assert_true(json_is_true(tu_at(env, "data.after_action.details.events_cut")));
+            }
+        } else {
+            assert_string_equal(tu_str(env, "error.code"), "INVALID_ARGS");
+        }
+        json_decref(env);
+        free(ref);
+        tu_bed_teardown(&st);
+    }
+    assert_true(fitted > 0);
+    assert_true(cut > 0); /* some budget needed the report cut */
+}
+
+static json_t *report_of_three(void)
+{
+    return json_pack(
+        "{s:s, s:{s:[{s:s}], s:[{s:s}, {s:s}], s:b}, s:{s:[{s:s}, {s:s}], s:i}}",
+        "action", "click", "changes", "added", "name", "a new label added by the click",
+        "changed", "name", "the first changed label", "name", "the second changed label",
+        "complete", 1, "details", "events", "role", "label", "role", "button",
+        "events_count", 2);
+}
+
+/* ad_observe_fit_report's steps: events first, then delta entries from the end. */
+static void test_fit_report_cuts_events_then_entries_from_the_end(void **state)
+{
+    (void)state;
+    json_t *r = report_of_three();
+    long long whole = (long long)ad_json_bytes(r);
+    assert_int_equal(ad_observe_fit_report(r, whole), 0); /* fits: untouched */
+    assert_non_null(tu_at(r, "details.events"));
+    assert_null(tu_at(r, "changes.truncated"));
+
+    /* Step 1: one byte less and the events go; the delta stays whole. */
+    assert_int_equal(ad_observe_fit_report(r, whole - 1), 0);
+    assert_null(tu_at(r, "details.events"));
+    assert_true(json_is_true(tu_at(r, "details.events_cut")));
+    assert_int_equal(tu_int(r, "details.events_count"), 2);
+    assert_null(tu_at(r, "changes.truncated"));
+    assert_true(json_is_true(tu_at(r, "changes.complete")));
+    long long no_events = (long long)ad_json_bytes(r);
+    json_decref(r);
+
+    /* Step 2: entries go from the end (the second changed one first), counted. */
+    r = report_of_three();
+    assert_int_equal(ad_observe_fit_report(r, no_events - 1), 0);
+    assert_true(json_is_true(tu_at(r, "changes.truncated")));
+    assert_true(json_is_false(tu_at(r, "changes.complete")));
+    json_int_t cut = tu_int(r, "changes.entries_cut");
+    size_t left = json_array_size(tu_at(r, "changes.added")) +
+                  json_array_size(tu_at(r, "changes.changed"));
+    assert_true(cut >= 1 && left + (size_t)cut == 3);
+    assert_string_equal(tu_str(r, "changes.added.0.name"), "a new label added by the click");
+    if (json_array_size(tu_at(r, "changes.changed")) == 1)
+        assert_string_equal(tu_str(r, "changes.changed.0.name"), "the first changed label");
+    assert_true((long long)ad_json_bytes(r) <= no_events - 1);
+    json_decref(r);
+
+    /* Too small for anything: -1, every entry gone and said so. */
+    r = report_of_three();
+    assert_int_equal(ad_observe_fit_report(r, 10), -1);
+    assert_null(tu_at(r, "changes.added"));
+    assert_null(tu_at(r, "changes.changed"));
+    assert_int_equal(tu_int(r, "changes.entries_cut"), 3);
+    json_decref(r);
+}
+
 static void test_observe_refused_where_not_declared(void **state)
 {
     tu_bed *b = *state;
@@ -353,6 +461,9 @@ int main(void)
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_wait_for_settles_the_observation, setup,
                                         tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_budget_bounds_the_observe_report, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test(test_fit_report_cuts_events_then_entries_from_the_end),
         cmocka_unit_test_setup_teardown(test_observe_refused_where_not_declared, setup,
                                         tu_bed_teardown),
         cmocka_unit_test(test_values_hidden_for_secret_input),

@@ -17,6 +17,7 @@
 #include "core/resolve.h"
 #include "core/surface.h"
 #include "core/trace_event.h"
+#include "core/tree_store.h"
 #include "core/tree_diff.h"
 #include "core/window_select.h"
 
@@ -252,8 +253,33 @@ static json_t *match_json(const ad_node *n, json_t *ref_id)
 }
 
 /* Builds matches [from, to) and allocates refs into a new refmap. */
+/* The refs a find --since gave, for the read it stores (its id is the next --since's base). */
+typedef struct {
+    ad_node_ref *v;
+    size_t n, cap;
+    bool oom;
+} ref_list;
+
+static void ref_list_push(ref_list *r, const ad_node *n, uint64_t ref)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        ad_node_ref *v = realloc(r->v, cap * sizeof(*v));
+        if (!v) {
+            r->oom = true;
+            return;
+        }
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = (ad_node_ref){.node = n, .ref = ref};
+}
+
+/* The matches l[from, to) as JSON, each refable one given the next ref of map (and, when
+ * `given` is not NULL, recorded there). */
 static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_scope *s,
-                            json_t *map, const char *snap_id, bool annotate_unique)
+                            json_t *map, const char *snap_id, bool annotate_unique,
+                            ref_list *given)
 {
     ad_identity_index *idx = s->idx ? s->idx : s->resolved.idx;
     ad_window *w = s->idx ? &s->surface.window : &s->resolved.window;
@@ -271,6 +297,8 @@ static json_t *emit_matches(const node_list *l, size_t from, size_t to, search_s
             ref = json_sprintf("@%s:e%llu", snap_id, (unsigned long long)next);
             entry = ad_ref_entry_new(n, idx, &src, false);
             json_object_set_new(json_object_get(map, "refs"), key, entry);
+            if (given)
+                ref_list_push(given, n, next);
             next++;
         }
         json_t *m = match_json(n, ref);
@@ -304,15 +332,15 @@ static bool keep_match(const ad_node *n, void *ud)
 /* find --since: the delta's matches in place of `matches` (since.h): added and changed as
  * matches with new refs (changed naming its fields), removed with their old refs. */
 static int since_matches(const ad_since *since, search_scope *s, const query *q, json_t *map,
-                         const char *id, bool annotate_unique, json_t *d)
+                         const char *id, bool annotate_unique, json_t *d, ref_list *given)
 {
     ad_since_matches m;
     if (ad_since_match(since, &s->surface.tree, keep_match, (void *)q, &m) < 0)
         return -1;
     node_list added = {.items = m.added, .count = m.n_added};
     node_list changed = {.items = m.changed, .count = m.n_changed};
-    json_t *a = emit_matches(&added, 0, added.count, s, map, id, annotate_unique);
-    json_t *c = emit_matches(&changed, 0, changed.count, s, map, id, annotate_unique);
+    json_t *a = emit_matches(&added, 0, added.count, s, map, id, annotate_unique, given);
+    json_t *c = emit_matches(&changed, 0, changed.count, s, map, id, annotate_unique, given);
     for (size_t i = 0; i < m.n_changed; i++)
         json_object_set_new(json_array_get(c, i), "changed",
                             ad_diff_fields_json(m.changed_fields[i]));
@@ -345,6 +373,22 @@ static int since_matches(const ad_since *since, search_scope *s, const query *q,
     }
     ad_since_matches_clear(&m);
     return 0;
+}
+
+/* Stores the read of a find --since with the refs it gave that the budget kept in map. */
+static int store_read(ad_ctx *ctx, const char *id, const ad_tree *tree, const char *window_id,
+                      const json_t *map, ref_list *given, ad_error *err)
+{
+    const json_t *refs = json_object_get(map, "refs");
+    size_t kept = 0;
+    for (size_t i = 0; i < given->n; i++) {
+        char key[32];
+        ad_ref_key(given->v[i].ref, key, sizeof(key));
+        if (json_object_get(refs, key))
+            given->v[kept++] = given->v[i];
+    }
+    return ad_tree_store_save(ctx, id, tree->root, tree->complete, window_id, given->v, kept,
+                              err) < 0 ? -1 : 0;
 }
 
 static int build_query(const json_t *args, query *q, char *role_buf, size_t size,
@@ -382,6 +426,7 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     json_t *roles = q.role ? json_object() : NULL, *map = NULL, *d = json_object();
     int rc = -1;
     ad_since since = {0};
+    ref_list given = {0};
     const char *window_id = NULL;
     if (ad_since_load(ctx, args, &since, &window_id, err) < 0 ||
         open_scope(ctx, args, window_id, &s, err) < 0 ||
@@ -423,15 +468,15 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
                              .identity_proven = true};
     json_object_set_new(map, "source", ad_refmap_source_new(&src));
     if (since.id) {
-        if (since_matches(&since, &s, &q, map, id, ad_arg_bool(args, "annotate_unique"),
-                          d) < 0) {
+        if (since_matches(&since, &s, &q, map, id, ad_arg_bool(args, "annotate_unique"), d,
+                          &given) < 0 || given.oom) {
             ad_error_set(err, AD_INTERNAL, "cannot build the delta");
             goto done;
         }
         json_object_set_new(d, "total_matches", json_integer((json_int_t)l.count));
     } else {
         json_t *arr = emit_matches(&l, from, to > from ? to : from, &s, map, id,
-                                   ad_arg_bool(args, "annotate_unique"));
+                                   ad_arg_bool(args, "annotate_unique"), NULL);
         present_matches(d, arr, single, l.count, to);
     }
     if (l.count == 0 && roles) {
@@ -448,8 +493,15 @@ int ad_cmd_find(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *er
     if (ctx->budget.data_bytes > 0 &&
         ad_budget_fit_matches(d, json_object_get(map, "refs"), &ctx->budget, err) < 0)
         goto done;
-    if (saved && ad_refstore_save(ctx, map, err) < 0)
+    /* find --since stores its read like a snapshot (the read first, then the refmap), so
+     * its snapshot_id is the base of the next --since. */
+    if (saved && since.id && store_read(ctx, id, &s.surface.tree, w->id, map, &given, err) < 0)
         goto done;
+    if (saved && ad_refstore_save(ctx, map, err) < 0) {
+        if (since.id)
+            ad_tree_store_remove(ctx, id);
+        goto done;
+    }
     rc = 0;
 done:
     if (rc == 0) /* the search finished (a --count too); the matches' names stay out */
@@ -466,5 +518,6 @@ done:
     free(l.items);
     scope_clear(&s);
     ad_since_clear(&since);
+    free(given.v);
     return rc;
 }

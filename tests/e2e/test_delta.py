@@ -200,3 +200,25 @@ def test_find_since_lists_the_matches_that_changed(cli, fixture_app):
     assert buttons["unchanged"] is True and buttons["total_matches"] > 0, buttons
     expect_error(cli.run("find", *FIXTURE, "--role", "button", "--since",
                          first["snapshot_id"], "--first"), "INVALID_ARGS", exit_code=1)
+
+
+def test_find_since_chains_from_a_find_since(cli, fixture_app):
+    """The id a find --since prints is the base of the next one: only what changed after it
+    is listed (it failed before: a find stored no read, so its id was SNAPSHOT_NOT_FOUND)."""
+    fixture_reset(fixture_app)
+    canary(fixture_app)
+    first = _snap(cli)
+    inc = _ref_of(first["tree"], "inc_button")
+    _click_increment(cli, fixture_app, inc)
+    one = cli.ok("find", *FIXTURE, "--role", "textfield", "--since", first["snapshot_id"])
+    assert one["changed"] and one["snapshot_id"] != first["snapshot_id"], one
+    # Nothing changed since that find: the chained find says so.
+    same = cli.ok("find", *FIXTURE, "--role", "textfield", "--since", one["snapshot_id"])
+    assert same["unchanged"] is True, same
+    _click_increment(cli, fixture_app, inc)
+    value = obs.text_of(obs.by_id(fixture_app.window(), "count_value"))
+    two = cli.ok("find", *FIXTURE, "--role", "textfield", "--since", one["snapshot_id"])
+    assert [(c["value"], c["changed"]) for c in two["changed"]] == [(value, ["value"])], two
+    assert cli.ok("get", two["changed"][0]["ref_id"], "--property", "value")["value"] == value
+    # A snapshot --since chains from the find's id as well: the window is as the find read it.
+    assert _since(cli, two["snapshot_id"])["unchanged"] is True

@@ -128,7 +128,7 @@ void ad_observe_finish(ad_ctx *ctx, ad_observe *o, bool settle_first, bool hide_
     if (o->events_available) {
         json_object_set_new(details, "events",
                             ad_observe_events_json(&o->events, &o->before,
-                                                   have_after ? &after : NULL));
+                                                   have_after ? &after : NULL, changes));
         json_object_set_new(details, "events_count",
                             json_integer((json_int_t)(o->events.count + o->events.dropped)));
     } else {

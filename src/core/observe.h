@@ -14,8 +14,9 @@
  *                         failed) and no delta: an unread window is never "unchanged"
  *   data.details.events   the change events the app emitted from dispatch until the settle,
  *                         grouped by source element ({role, name, events: ["kind:detail",
- *                         ...], count}), at most AD_OBSERVE_EVENTS_LISTED; events_count
- *                         counts every one
+ *                         ...], count}; {path, events, count} when data.changes lists the
+ *                         source as added or changed at that path: the entry names it), at
+ *                         most AD_OBSERVE_EVENTS_LISTED; events_count counts every one
  * Events are evidence only: they never change a disposition. The disposition stays what the
  * action's own readback established (core/action.c).
  */
@@ -96,11 +97,13 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
                                 const char *settled, int64_t settle_ms, bool hide_values);
 
 /* details.events: one entry per source element, in first-seen order, at most
- * AD_OBSERVE_EVENTS_LISTED: its role and name when it is in after (else before), "events" the
- * distinct events it sent ("text-changed:insert", "state-changed:checked=true"), and "count"
- * when it sent more than those. A new array. */
+ * AD_OBSERVE_EVENTS_LISTED: its "path" alone when it is in after and `changes` (data.changes,
+ * borrowed, may be NULL) lists an added or changed node at that path, else its role and name
+ * when it is in after (else before); "events" the distinct events it sent
+ * ("text-changed:insert", "state-changed:checked=true"), and "count" when it sent more than
+ * those. A new array. */
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,
-                               const ad_tree *after);
+                               const ad_tree *after, const json_t *changes);
 
 /* Under a budget (--max-bytes with --wait-for --observe): shrinks the action's report (an
  * object with "changes" and "details"; borrowed) until it prints in at most max_bytes, in

@@ -151,11 +151,31 @@ static bool listed(const json_t *words, const char *w)
     return false;
 }
 
-/* One source element and what it signalled: role and name when it is in the window. */
-static json_t *source_json(const ad_node *src)
+/* True when changes (data.changes) lists an added or changed node at `path`. */
+static bool listed_in_changes(const json_t *changes, const json_t *path)
+{
+    static const char *const keys[2] = {"added", "changed"};
+    for (int k = 0; k < 2; k++) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(changes, keys[k]), i, e)
+            if (json_equal(json_object_get(e, "path"), path))
+                return true;
+    }
+    return false;
+}
+
+/* One source element and what it signalled: its path alone when data.changes lists it there
+ * (the entry names it), else its role and name when it is in the window. in_after: src is a
+ * node of the after read (paths in changes are after-read paths). */
+static json_t *source_json(const ad_node *src, bool in_after, const json_t *changes)
 {
     json_t *o = json_object();
-    if (src) {
+    json_t *path = src && in_after && changes ? ad_node_path_json(src) : NULL;
+    if (path && listed_in_changes(changes, path)) {
+        json_object_set_new(o, "path", path);
+    } else if (src) {
+        json_decref(path);
         json_object_set_new(o, "role", json_string(src->role));
         const char *name = ad_text_get(&src->name);
         if (name)
@@ -166,7 +186,7 @@ static json_t *source_json(const ad_node *src)
 }
 
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,
-                               const ad_tree *after)
+                               const ad_tree *after, const json_t *changes)
 {
     json_t *list = json_array();
     addr_index in_after = index_build(after), in_before = index_build(before);
@@ -183,8 +203,10 @@ json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before
                 continue; /* counted in events_count only */
             firsts[n_groups++] = e;
             const ad_node *src = index_find(&in_after, e->address);
-            json_array_append_new(list, source_json(src ? src
-                                                        : index_find(&in_before, e->address)));
+            json_array_append_new(list,
+                                  src ? source_json(src, true, changes)
+                                      : source_json(index_find(&in_before, e->address), false,
+                                                    NULL));
         }
         json_t *group = json_array_get(list, g);
         json_t *words = json_object_get(group, "events");

@@ -397,7 +397,7 @@ static json_t *default_node(void *ud, const ad_node *n, bool after, bool with_ch
     return o;
 }
 
-static json_t *path_json(const ad_node *n)
+json_t *ad_node_path_json(const ad_node *n)
 {
     size_t path[64];
     size_t depth = ad_node_path(n, path, 64);
@@ -431,7 +431,7 @@ static json_t *list_json(const ad_delta_entry *v, size_t n, ad_delta_node_fn fn,
             json_decref(o);
             o = json_object();
         }
-        json_object_set_new(o, "path", path_json(node));
+        json_object_set_new(o, "path", ad_node_path_json(node));
         if (kind == 1 && ad_node_count(node) > 1)
             json_object_set_new(o, "removed_nodes", json_integer((json_int_t)ad_node_count(node)));
         if (kind == 2)

@@ -85,6 +85,8 @@ bool ad_tree_value_is_mark(const char *text);
 const char *ad_diff_field_name(unsigned bit);
 /* The names of the AD_DIFF_* bits set in fields, in bit order (a new JSON array). */
 json_t *ad_diff_fields_json(unsigned fields);
+/* n's child indexes from its read's root, as the delta's "path" (a new array). */
+json_t *ad_node_path_json(const ad_node *n);
 
 /* Shows one node of a delta (a new reference): `after` tells which tree n belongs to;
  * with_children asks for its subtree too (an added node). */

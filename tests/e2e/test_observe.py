@@ -32,6 +32,22 @@ def _changed(data):
     return {(c["role"], c.get("name")): sorted(c["changed"]) for c in ch["changed"]}, ch
 
 
+def _sources(data):
+    """[(role, name)] of details.events' groups: a group that names its source by "path"
+    points at the data.changes entry at that path (added or changed), which names it."""
+    ch = data["changes"]
+    at = {tuple(c["path"]): c for k in ("added", "changed") for c in ch.get(k, [])}
+    out = []
+    for e in data["details"]["events"]:
+        if "path" in e:
+            assert "role" not in e and "name" not in e, e
+            c = at[tuple(e["path"])]  # a path that is not in changes fails here
+            out.append((c["role"], c.get("name")))
+        else:
+            out.append((e.get("role"), e.get("name")))
+    return out
+
+
 def _entry(ch, role, name):
     found = [c for c in ch["changed"] if c["role"] == role and c.get("name") == name]
     assert len(found) == 1, ch
@@ -61,8 +77,7 @@ def test_click_observe_names_exactly_the_changed_label(cli, fixture_app):
     assert data["disposition"] == UNVERIFIED
     events = data["details"]["events"]
     assert data["details"]["events_count"] >= len(events) > 0
-    sources = {(e.get("role"), e.get("name")) for e in events}
-    assert ("statictext", label) in sources, events
+    assert ("statictext", label) in _sources(data), events
     assert any(w.startswith("text-changed") or w.startswith("property-change")
                for e in events for w in e["events"]), events
 
@@ -82,7 +97,8 @@ def test_toggle_observe_reports_the_checked_state(cli, fixture_app):
     feature_label = obs.by_id(window, "feature_label").name
     assert feature_label == "feature: on"
     assert changed[("statictext", feature_label)] == ["name"], ch
-    checkbox = [e for e in data["details"]["events"] if e.get("role") == "checkbox"]
+    checkbox = [e for e, src in zip(data["details"]["events"], _sources(data))
+                if src[0] == "checkbox"]
     assert checkbox and "state-changed:checked=true" in checkbox[0]["events"], \
         data["details"]["events"]
 
@@ -224,4 +240,4 @@ def test_batch_observes_each_entrys_own_app(cli, fixture_app, calculator_app):
     second = env["results"][1]
     assert second["ok"], second
     events = second["data"]["details"]["events"]
-    assert ("statictext", label) in {(e.get("role"), e.get("name")) for e in events}, events
+    assert ("statictext", label) in _sources(second["data"]), events

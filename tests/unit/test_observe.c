@@ -97,11 +97,13 @@ static void test_click_reports_the_renamed_label_only(void **state)
     assert_string_equal(tu_str(ch, "changed.0.changed.0"), "name");
     assert_int_equal(json_array_size(tu_at(ch, "changed.0.changed")), 1);
     assert_string_equal(tu_str(ch, "settled"), "quiet");
-    /* The three events of one source, grouped and named by it. */
+    /* The three events of one source, grouped; the source is the changed entry, so the
+     * group names it by that entry's path instead of repeating its role and name. */
     json_t *ev = tu_at(env, "data.details.events");
     assert_int_equal(json_array_size(ev), 1);
-    assert_string_equal(tu_str(ev, "0.role"), "statictext");
-    assert_string_equal(tu_str(ev, "0.name"), "status: saved");
+    assert_true(json_equal(tu_at(ev, "0.path"), tu_at(ch, "changed.0.path")));
+    assert_null(tu_at(ev, "0.role"));
+    assert_null(tu_at(ev, "0.name"));
     assert_string_equal(tu_str(ev, "0.events.0"), "text-changed:delete");
     assert_string_equal(tu_str(ev, "0.events.1"), "text-changed:insert");
     assert_string_equal(tu_str(ev, "0.events.2"), "property-change:accessible-name");
@@ -421,7 +423,7 @@ static void test_events_grouped_bounded_and_named(void **state)
     memset(&f->changes, 0, sizeof(f->changes));
     ad_observe_events_append(&ev, &more);
     assert_int_equal(ev.count, 43);
-    json_t *list = ad_observe_events_json(&ev, &before, &after);
+    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL);
     assert_int_equal(json_array_size(list), AD_OBSERVE_EVENTS_LISTED);
     assert_string_equal(tu_str(list, "0.name"), "Gone"); /* named from the before read */
     assert_string_equal(tu_str(list, "0.events.0"), "window-destroy");

@@ -441,6 +441,70 @@ static json_t *list_json(const ad_delta_entry *v, size_t n, ad_delta_node_fn fn,
     return a;
 }
 
+/* True when b is the sibling right after the last one a's run covers: the same parent path,
+ * the next index. */
+static bool next_sibling(const json_t *a, json_int_t run, const json_t *b)
+{
+    const json_t *pa = json_object_get(a, "path"), *pb = json_object_get(b, "path");
+    size_t n = json_array_size(pa);
+    if (n == 0 || json_array_size(pb) != n)
+        return false;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (json_integer_value(json_array_get(pa, i)) !=
+            json_integer_value(json_array_get(pb, i)))
+            return false;
+    return json_integer_value(json_array_get(pa, n - 1)) + run ==
+           json_integer_value(json_array_get(pb, n - 1));
+}
+
+/* True when a and b print the same but for their path and removed_nodes. */
+static bool alike(const json_t *a, const json_t *b)
+{
+    json_t *x = json_copy((json_t *)a), *y = json_copy((json_t *)b);
+    static const char *const place[3] = {"path", "removed_nodes", "siblings"};
+    for (int i = 0; i < 3; i++) {
+        json_object_del(x, place[i]);
+        json_object_del(y, place[i]);
+    }
+    bool same = json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return same;
+}
+
+/* Consecutive siblings that print alike but for their place (a filtered list's nameless
+ * rows: gtk4-demo's search removed ~100 options, 7 KB of one line repeated) become their
+ * first entry with "siblings": N, removed_nodes summed. An entry with a ref is never alike
+ * another (refs differ). */
+static json_t *runs_json(json_t *a)
+{
+    json_t *out = json_array();
+    json_t *head = NULL;
+    json_int_t run = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(a, i, e) {
+        if (head && next_sibling(head, run, e) && alike(head, e)) {
+            run++;
+            json_object_set_new(head, "siblings", json_integer(run));
+            json_t *rn = json_object_get(e, "removed_nodes");
+            if (rn || json_object_get(head, "removed_nodes")) {
+                json_int_t sum = (json_object_get(head, "removed_nodes")
+                                      ? json_integer_value(json_object_get(head, "removed_nodes"))
+                                      : run - 1) +
+                                 (rn ? json_integer_value(rn) : 1);
+                json_object_set_new(head, "removed_nodes", json_integer(sum));
+            }
+            continue;
+        }
+        head = e;
+        run = 1;
+        json_array_append(out, e);
+    }
+    json_decref(a);
+    return out;
+}
+
 json_t *ad_tree_delta_json(const ad_tree_delta *d, ad_delta_node_fn node_json, void *ud)
 {
     ad_delta_node_fn fn = node_json ? node_json : default_node;
@@ -452,6 +516,9 @@ json_t *ad_tree_delta_json(const ad_tree_delta *d, ad_delta_node_fn node_json, v
     json_t *lists[3] = {list_json(d->added, d->n_added, fn, ud, 0),
                         list_json(d->removed, d->n_removed, fn, ud, 1),
                         list_json(d->changed, d->n_changed, fn, ud, 2)};
+    for (int i = 0; i < 2; i++)
+        if (lists[i])
+            lists[i] = runs_json(lists[i]);
     static const char *const keys[3] = {"added", "removed", "changed"};
     for (int i = 0; i < 3; i++)
         if (lists[i])

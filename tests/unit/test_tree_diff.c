@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,46 @@ static void test_added_and_removed_subtrees(void **state)
     json_t *r = json_array_get(json_object_get(j, "removed"), 0);
     assert_int_equal(json_integer_value(json_object_get(r, "removed_nodes")), 4);
     assert_false(json_is_true(json_object_get(j, "unchanged")));
+    json_decref(j);
+    ad_tree_delta_free(d);
+    ad_node_free(b);
+    ad_node_free(a);
+}
+
+static ad_node *option_row(const char *name)
+{
+    char spec[64];
+    snprintf(spec, sizeof(spec), name ? "option|n=%s" : "option", name);
+    return fk(spec, fk("statictext|n=cell", NULL), fk("image", NULL), NULL);
+}
+
+/* Consecutive siblings alike but for their place print as one entry with "siblings": N
+ * (removed_nodes summed); a different sibling ends the run. */
+static void test_alike_siblings_print_as_runs(void **state)
+{
+    (void)state;
+    const char *names[7] = {NULL, NULL, "Named", NULL, NULL, NULL, NULL};
+    ad_node *list = fk("list|n=Rows", NULL);
+    for (int i = 0; i < 7; i++)
+        ad_node_add_child(list, option_row(names[i]));
+    ad_node *b = fk("window|n=W", list, fk("button|n=Keep|a=Click", NULL), NULL);
+    ad_node *a = fk("window|n=W", fk("list|n=Rows", NULL),
+                    fk("button|n=Keep|a=Click", NULL), NULL);
+    ad_tree_delta *d = diff(b, a);
+    assert_int_equal(d->n_removed, 7); /* the delta itself keeps one entry per node */
+    json_t *j = ad_tree_delta_json(d, NULL, NULL);
+    json_t *r = json_object_get(j, "removed");
+    assert_int_equal(json_array_size(r), 3);
+    json_t *first = json_array_get(r, 0), *named = json_array_get(r, 1),
+           *rest = json_array_get(r, 2);
+    assert_int_equal(json_integer_value(json_object_get(first, "siblings")), 2);
+    assert_int_equal(json_integer_value(json_object_get(first, "removed_nodes")), 6);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(first, "path"), 1)), 0);
+    assert_null(json_object_get(named, "siblings"));
+    assert_string_equal(json_string_value(json_object_get(named, "name")), "Named");
+    assert_int_equal(json_integer_value(json_object_get(rest, "siblings")), 4);
+    assert_int_equal(json_integer_value(json_object_get(rest, "removed_nodes")), 12);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(rest, "path"), 1)), 3);
     json_decref(j);
     ad_tree_delta_free(d);
     ad_node_free(b);
@@ -274,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_value_and_states_change),
         cmocka_unit_test(test_reordered_siblings_are_unchanged),
         cmocka_unit_test(test_added_and_removed_subtrees),
+        cmocka_unit_test(test_alike_siblings_print_as_runs),
         cmocka_unit_test(test_twins_pair_in_order),
         cmocka_unit_test(test_twins_with_another_count_are_never_changed),
         cmocka_unit_test(test_cut_read_never_removes),

@@ -118,6 +118,44 @@ static void test_find_since_keeps_the_query(void **state)
     free(id);
 }
 
+/* Issue 13: the id of a find --since is the base of the next --since (it stores the read it
+ * compared); before, any find's id was no_stored_read. A plain find stores no read: its id
+ * fails closed with SNAPSHOT_NOT_FOUND and a suggestion that works. */
+static void test_find_since_chains_from_its_own_id(void **state)
+{
+    tu_bed *b = *state;
+    char *first = snapshot_id(b);
+    ad_node *root = fake_window_get(b->fake, "w-fake-1")->root;
+    ad_text_set(&fk_find(root, "textfield", "Name")->value, "Ada");
+    json_t *env = run(b, "find", tu_args("find", "{s:s, s:s}", "role", "textfield", "since",
+                                         first), 0);
+    char *second = strdup(tu_str(env, "data.snapshot_id"));
+    json_decref(env);
+    /* Nothing changed since the second read, although the first differs. */
+    env = run(b, "find", tu_args("find", "{s:s, s:s}", "role", "textfield", "since", second),
+              0);
+    assert_true(json_is_true(tu_at(env, "data.unchanged")));
+    json_decref(env);
+    ad_text_set(&fk_find(root, "textfield", "Name")->value, "Bob");
+    env = run(b, "find", tu_args("find", "{s:s, s:s}", "role", "textfield", "since", second),
+              0);
+    assert_string_equal(tu_str(env, "data.changed.0.value"), "Bob");
+    assert_string_equal(tu_str(env, "data.since"), second);
+    json_decref(env);
+    /* A plain find's id has no read. */
+    env = run(b, "find", tu_args("find", "{s:s}", "role", "textfield"), 0);
+    char *plain = strdup(tu_str(env, "data.snapshot_id"));
+    json_decref(env);
+    env = run(b, "find", tu_args("find", "{s:s, s:s}", "role", "textfield", "since", plain), 1);
+    assert_string_equal(tu_str(env, "error.code"), "SNAPSHOT_NOT_FOUND");
+    assert_string_equal(tu_str(env, "error.details.kind"), "no_stored_read");
+    assert_non_null(tu_at(env, "error.suggestion"));
+    json_decref(env);
+    free(plain);
+    free(second);
+    free(first);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +166,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_large_delta_returns_the_snapshot, setup,
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_find_since_keeps_the_query, setup,
+                                        tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_find_since_chains_from_its_own_id, setup,
                                         tu_bed_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/private_file.h"
+#include "core/text_buf.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,57 +19,29 @@
 #define MAX_CACHE_BYTES (8u << 20)
 #define MAX_LIST_WORDS 4096
 
-/* A growing byte buffer; ok turns false on the first failed allocation. */
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool ok;
-} out_buf;
-
-static void put(out_buf *b, const void *p, size_t n)
-{
-    if (!b->ok)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d) {
-            b->ok = false;
-            return;
-        }
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
 /* A token: "-\n" for NULL, else "<len>:<bytes>\n" (bytes may hold any byte but NUL). */
-static void put_token(out_buf *b, const char *s, size_t n)
+static void put_token(ad_buf *b, const char *s, size_t n)
 {
     char head[32];
     int h = s ? snprintf(head, sizeof(head), "%zu:", n) : snprintf(head, sizeof(head), "-");
-    put(b, head, (size_t)h);
+    ad_buf_put_n(b, head, (size_t)h);
     if (s)
-        put(b, s, n);
-    put(b, "\n", 1);
+        ad_buf_put_n(b, s, n);
+    ad_buf_put_n(b, "\n", 1);
 }
 
-static void put_string(out_buf *b, const char *s)
+static void put_string(ad_buf *b, const char *s)
 {
     put_token(b, s, s ? strlen(s) : 0);
 }
 
-static void put_count(out_buf *b, size_t n)
+static void put_count(ad_buf *b, size_t n)
 {
     char num[32];
     put_string(b, (snprintf(num, sizeof(num), "%zu", n), num));
 }
 
-static void put_list(out_buf *b, char **list)
+static void put_list(ad_buf *b, char **list)
 {
     size_t n = 0;
     while (list && list[n])
@@ -80,8 +53,8 @@ static void put_list(out_buf *b, char **list)
 
 int ad_desktop_cache_key(char *const *dirs, size_t n_dirs, char **ret_key, size_t *ret_len)
 {
-    out_buf b = {.ok = true};
-    put(&b, "", 0);
+    ad_buf b = {0};
+    ad_buf_put_n(&b, "", 0);
     for (size_t i = 0; i < n_dirs; i++) {
         struct stat st;
         char line[96];
@@ -118,11 +91,11 @@ int ad_desktop_cache_key(char *const *dirs, size_t n_dirs, char **ret_key, size_
         closedir(dir);
         put_string(&b, NULL);
     }
-    if (!b.ok) {
-        free(b.data);
+    if (b.failed || !b.buf) {
+        free(b.buf);
         return -1;
     }
-    *ret_key = b.data;
+    *ret_key = b.buf;
     *ret_len = b.len;
     return 0;
 }
@@ -130,8 +103,8 @@ int ad_desktop_cache_key(char *const *dirs, size_t n_dirs, char **ret_key, size_
 int ad_desktop_cache_save(const char *path, const char *key, size_t key_len,
                           const ad_desktop_record *records, size_t n)
 {
-    out_buf b = {.ok = true};
-    put(&b, CACHE_MAGIC, strlen(CACHE_MAGIC));
+    ad_buf b = {0};
+    ad_buf_put(&b, CACHE_MAGIC);
     put_token(&b, key, key_len);
     put_count(&b, n);
     for (size_t i = 0; i < n; i++) {
@@ -144,14 +117,14 @@ int ad_desktop_cache_save(const char *path, const char *key, size_t key_len,
         put_list(&b, r->run.args);
     }
     int rc = -1;
-    if (b.ok) {
+    if (!b.failed && b.buf) {
         ad_error err = {0};
-        rc = ad_private_file_write(path, b.data, b.len, false, "desktop cache", NULL, &err) < 0
+        rc = ad_private_file_write(path, b.buf, b.len, false, "desktop cache", NULL, &err) < 0
                  ? -1
                  : 0;
         ad_error_clear(&err);
     }
-    free(b.data);
+    free(b.buf);
     return rc;
 }
 

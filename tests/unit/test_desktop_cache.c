@@ -90,14 +90,21 @@ static void save_two(const fixture *f, const char *key, size_t len)
     assert_int_equal(ad_desktop_cache_save(f->cache, key, len, r, 2), 0);
 }
 
+/* Saves two records under the directories' key; returns the key and the cache's stat. */
+static char *saved_key(const fixture *f, size_t *len, struct stat *st)
+{
+    char *key = key_of(f, len);
+    save_two(f, key, *len);
+    assert_int_equal(stat(f->cache, st), 0);
+    return key;
+}
+
 static void test_hit_returns_what_was_saved(void **state)
 {
     fixture *f = *state;
     size_t len;
-    char *key = key_of(f, &len);
-    save_two(f, key, len);
     struct stat st;
-    assert_int_equal(stat(f->cache, &st), 0);
+    char *key = saved_key(f, &len, &st);
     assert_int_equal(st.st_mode & 0777, 0600);
     ad_desktop_record *r = NULL;
     size_t n = 0;
@@ -162,10 +169,8 @@ static void test_corrupt_truncated_or_shared_file_is_ignored(void **state)
 {
     fixture *f = *state;
     size_t len;
-    char *key = key_of(f, &len);
-    save_two(f, key, len);
     struct stat st;
-    assert_int_equal(stat(f->cache, &st), 0);
+    char *key = saved_key(f, &len, &st);
     ad_desktop_record *r = NULL;
     size_t n = 0;
     /* Every truncation of a good file is rejected, never half-read. */

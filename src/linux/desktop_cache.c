@@ -119,7 +119,7 @@ int ad_desktop_cache_save(const char *path, const char *key, size_t key_len,
     int rc = -1;
     if (!b.failed && b.buf) {
         ad_error err = {0};
-        rc = ad_private_file_write(path, b.buf, b.len, false, "desktop cache", NULL, &err) < 0
+        rc = ad_private_file_write_hint(path, b.buf, b.len, "desktop cache", &err) < 0
                  ? -1
                  : 0;
         ad_error_clear(&err);

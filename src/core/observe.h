@@ -99,7 +99,8 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
 /* details.events: one entry per source element, in first-seen order, at most
  * AD_OBSERVE_EVENTS_LISTED: its "path" alone when it is in after and `changes` (data.changes,
  * borrowed, may be NULL) lists an added or changed node at that path, else its role and name
- * when it is in after (else before); "events" the distinct events it sent
+ * when it is in after (else before); sources in neither read (gone, nameless) share one
+ * entry without role or name; "events" the distinct events it sent
  * ("text-changed:insert", "state-changed:checked=true"), and "count" when it sent more than
  * those. A new array. */
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,

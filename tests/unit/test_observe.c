@@ -402,6 +402,37 @@ static void test_values_hidden_for_secret_input(void **state)
     ad_tree_clear(&after);
 }
 
+/* More distinct sources in the after read than AD_OBSERVE_EVENTS_LISTED: the list stops
+ * there (the rest counted in events_count only). */
+static void test_events_listed_at_most_the_bound(void **state)
+{
+    (void)state;
+    ad_tree before = tree_of(fk("window|n=F", NULL));
+    ad_node *win = fk("window|n=F", NULL);
+    fake_adapter *f = fake_new();
+    for (int i = 0; i < AD_OBSERVE_EVENTS_LISTED + 8; i++) {
+        char spec[32], addr[32];
+        snprintf(spec, sizeof(spec), "button|n=B%d", i);
+        snprintf(addr, sizeof(addr), "a|/b%d", i);
+        ad_node *b = fk(spec, NULL);
+        b->address = strdup(addr);
+        ad_node_add_child(win, b);
+        fake_emit(f, "state-changed", "focused", 1, addr);
+    }
+    ad_tree after = tree_of(win);
+    ad_change_events ev = {0}, more = f->changes;
+    memset(&f->changes, 0, sizeof(f->changes));
+    ad_observe_events_append(&ev, &more);
+    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL);
+    assert_int_equal(json_array_size(list), AD_OBSERVE_EVENTS_LISTED);
+    assert_string_equal(tu_str(list, "0.name"), "B0");
+    json_decref(list);
+    ad_change_events_clear(&ev);
+    fake_free(f);
+    ad_tree_clear(&before);
+    ad_tree_clear(&after);
+}
+
 static void test_events_grouped_bounded_and_named(void **state)
 {
     (void)state;
@@ -424,7 +455,8 @@ static void test_events_grouped_bounded_and_named(void **state)
     ad_observe_events_append(&ev, &more);
     assert_int_equal(ev.count, 43);
     json_t *list = ad_observe_events_json(&ev, &before, &after, NULL);
-    assert_int_equal(json_array_size(list), AD_OBSERVE_EVENTS_LISTED);
+    /* Gone, New, and one entry for the 39 sources in neither read. */
+    assert_int_equal(json_array_size(list), 3);
     assert_string_equal(tu_str(list, "0.name"), "Gone"); /* named from the before read */
     assert_string_equal(tu_str(list, "0.events.0"), "window-destroy");
     assert_string_equal(tu_str(list, "1.name"), "New");
@@ -433,6 +465,8 @@ static void test_events_grouped_bounded_and_named(void **state)
     assert_int_equal(tu_int(list, "1.count"), 3);
     assert_null(tu_at(list, "2.name")); /* a source outside both reads: no name */
     assert_null(tu_at(list, "2.role"));
+    assert_string_equal(tu_str(list, "2.events.0"), "children-changed:add");
+    assert_int_equal(tu_int(list, "2.count"), 39);
     json_decref(list);
     ad_change_events_clear(&ev);
     fake_free(f);
@@ -470,6 +504,7 @@ int main(void)
                                         tu_bed_teardown),
         cmocka_unit_test(test_values_hidden_for_secret_input),
         cmocka_unit_test(test_events_grouped_bounded_and_named),
+        cmocka_unit_test(test_events_listed_at_most_the_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

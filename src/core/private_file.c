@@ -41,8 +41,8 @@ static bool write_all(int fd, const unsigned char *p, size_t len)
     return true;
 }
 
-static int write_file(const char *path, const void *data, size_t len, bool must_be_new,
-                      bool flush, const char *what, char **ret_path, ad_error *err)
+int ad_private_file_write(const char *path, const void *data, size_t len, bool must_be_new,
+                          const char *what, char **ret_path, ad_error *err)
 {
     char *d = strdup(path), *f = strdup(path);
     char dir[PATH_MAX], full[PATH_MAX + NAME_MAX + 2], tmp[PATH_MAX + NAME_MAX + 16];
@@ -72,7 +72,7 @@ static int write_file(const char *path, const void *data, size_t len, bool must_
         rc = bad_path(err, what, path, strerror(errno));
         goto out;
     }
-    bool ok = fchmod(fd, 0600) == 0 && write_all(fd, data, len) && (!flush || fsync(fd) == 0);
+    bool ok = fchmod(fd, 0600) == 0 && write_all(fd, data, len) && fsync(fd) == 0;
     int saved = errno;
     ok = close(fd) == 0 && ok;
     if (ok) { /* RENAME_NOREPLACE: never replaces a file made meanwhile */
@@ -92,16 +92,4 @@ out:
     free(d);
     free(f);
     return rc;
-}
-
-int ad_private_file_write(const char *path, const void *data, size_t len, bool must_be_new,
-                          const char *what, char **ret_path, ad_error *err)
-{
-    return write_file(path, data, len, must_be_new, true, what, ret_path, err);
-}
-
-int ad_private_file_write_hint(const char *path, const void *data, size_t len,
-                               const char *what, ad_error *err)
-{
-    return write_file(path, data, len, false, false, what, NULL, err);
 }

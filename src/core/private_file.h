@@ -17,11 +17,4 @@
 int ad_private_file_write(const char *path, const void *data, size_t len, bool must_be_new,
                           const char *what, char **ret_path, ad_error *err);
 
-/* ad_private_file_write (replacing path) without the fsync: still private and atomic, but
- * after a system crash the file may be old, empty or torn. Only for a cache whose reader
- * rejects a malformed file and rebuilds it (desktop_cache.h): a command pays no second
- * flush for it. */
-int ad_private_file_write_hint(const char *path, const void *data, size_t len,
-                               const char *what, ad_error *err);
-
 #endif

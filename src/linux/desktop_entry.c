@@ -1,9 +1,6 @@
 /* desktop_entry.c: a small reader of the [Desktop Entry] group of installed .desktop files. */
 #include "linux/desktop_entry.h"
 
-#include "core/error.h"
-#include "core/state_root.h"
-#include "linux/desktop_cache.h"
 #include "linux/desktop_exec.h"
 
 #include <dirent.h>
@@ -15,7 +12,6 @@
 #include <strings.h>
 
 #define MAX_ENTRY_FILES 4096
-#define MAX_APP_DIRS 64
 
 /* Reads Name= and Exec= (split, `env` unwrapped: desktop_exec.h) from the [Desktop Entry]
  * group. *exec stays empty when Exec= is missing or names no program. */
@@ -45,7 +41,11 @@ static void read_entry(const char *path, char **name, ad_desktop_exec *exec)
     fclose(f);
 }
 
-typedef ad_desktop_record entry;
+typedef struct {
+    char *id, *name;
+    char *exec;           /* the program's base name, what a running process is matched by */
+    ad_desktop_exec run;  /* what the entry starts */
+} entry;
 
 /* Every desktop entry, read once per owner (the platform adapter) on first use: a command
  * may match several apps. Not process-global: two adapters on two threads each have their
@@ -112,70 +112,34 @@ static void load_dir(ad_desktop_entries *t, const char *dir_path, size_t *cap)
 }
 
 /* $XDG_DATA_HOME/applications (default ~/.local/share), then each of $XDG_DATA_DIRS
- * (default /usr/local/share:/usr/share), as the XDG Base Directory Specification orders them.
- * Fills dirs (each malloc'd, the caller frees) and returns how many. */
-static size_t application_dirs(char **dirs)
+ * (default /usr/local/share:/usr/share), as the XDG Base Directory Specification orders them. */
+static void load_entries(ad_desktop_entries *t)
 {
-    size_t n = 0;
+    t->loaded = true;
+    size_t cap = 0;
+    char dir[PATH_MAX];
     const char *home = getenv("XDG_DATA_HOME"), *user = getenv("HOME");
-    if (home && home[0] == '/') {
-        if (asprintf(&dirs[n], "%s/applications", home) >= 0)
-            n++;
-    } else if (user && user[0] == '/') {
-        if (asprintf(&dirs[n], "%s/.local/share/applications", user) >= 0)
-            n++;
-    }
-    const char *data_dirs = getenv("XDG_DATA_DIRS");
-    if (!data_dirs || !*data_dirs)
-        data_dirs = "/usr/local/share:/usr/share";
-    for (const char *p = data_dirs; *p && n < MAX_APP_DIRS;) {
+    if (home && home[0] == '/')
+        snprintf(dir, sizeof(dir), "%s/applications", home);
+    else if (user && user[0] == '/')
+        snprintf(dir, sizeof(dir), "%s/.local/share/applications", user);
+    else
+        dir[0] = '\0';
+    if (dir[0])
+        load_dir(t, dir, &cap);
+    const char *dirs = getenv("XDG_DATA_DIRS");
+    if (!dirs || !*dirs)
+        dirs = "/usr/local/share:/usr/share";
+    for (const char *p = dirs; *p;) {
         size_t len = strcspn(p, ":");
         /* Relative entries are invalid in the spec and ignored. */
-        if (p[0] == '/' && len < PATH_MAX &&
-            asprintf(&dirs[n], "%.*s/applications", (int)len, p) >= 0)
-            n++;
+        if (p[0] == '/' && snprintf(dir, sizeof(dir), "%.*s/applications", (int)len, p) <
+                               (int)sizeof(dir))
+            load_dir(t, dir, &cap);
         p += len;
         if (*p == ':')
             p++;
     }
-    return n;
-}
-
-/* The cache file in the state root (desktop_cache.h), or NULL when there is no usable root. */
-static char *cache_path(void)
-{
-    char *root = NULL, *path = NULL;
-    ad_error err = {0};
-    if (ad_state_root_resolve(&root, &err) == 0 &&
-        asprintf(&path, "%s/desktop-entries.cache", root) < 0)
-        path = NULL;
-    ad_error_clear(&err);
-    free(root);
-    return path;
-}
-
-/* The entries from the cache when its key matches the directories as they are now; else
- * read from every file and the cache rewritten. */
-static void load_entries(ad_desktop_entries *t)
-{
-    t->loaded = true;
-    char *dirs[MAX_APP_DIRS];
-    size_t n_dirs = application_dirs(dirs);
-    char *key = NULL, *path = cache_path();
-    size_t key_len = 0;
-    if (path && ad_desktop_cache_key(dirs, n_dirs, &key, &key_len) < 0)
-        key = NULL;
-    if (!key || ad_desktop_cache_load(path, key, key_len, &t->entries, &t->n_entries) < 0) {
-        size_t cap = 0;
-        for (size_t i = 0; i < n_dirs; i++)
-            load_dir(t, dirs[i], &cap);
-        if (key)
-            ad_desktop_cache_save(path, key, key_len, t->entries, t->n_entries);
-    }
-    free(key);
-    free(path);
-    for (size_t i = 0; i < n_dirs; i++)
-        free(dirs[i]);
 }
 
 int ad_desktop_entry_find(ad_desktop_entries *t, const char *exe, const char *app_name,
@@ -222,6 +186,12 @@ void ad_desktop_entries_free(ad_desktop_entries *t)
 {
     if (!t)
         return;
-    ad_desktop_records_free(t->entries, t->n_entries);
+    for (size_t i = 0; i < t->n_entries; i++) {
+        free(t->entries[i].id);
+        free(t->entries[i].name);
+        free(t->entries[i].exec);
+        ad_desktop_exec_clear(&t->entries[i].run);
+    }
+    free(t->entries);
     free(t);
 }

@@ -476,29 +476,31 @@ static bool alike(const json_t *a, const json_t *b)
  * rows: gtk4-demo's search removed ~100 options, 7 KB of one line repeated) become their
  * first entry with "siblings": N, removed_nodes summed. An entry with a ref is never alike
  * another (refs differ). */
+static json_int_t nodes_of(const json_t *e)
+{
+    const json_t *rn = json_object_get(e, "removed_nodes");
+    return rn ? json_integer_value(rn) : 1;
+}
+
 static json_t *runs_json(json_t *a)
 {
     json_t *out = json_array();
     json_t *head = NULL;
-    json_int_t run = 0;
+    json_int_t run = 0, nodes = 0; /* siblings the head stands for, and their nodes */
     size_t i;
     json_t *e;
     json_array_foreach(a, i, e) {
         if (head && next_sibling(head, run, e) && alike(head, e)) {
             run++;
+            nodes += nodes_of(e);
             json_object_set_new(head, "siblings", json_integer(run));
-            json_t *rn = json_object_get(e, "removed_nodes");
-            if (rn || json_object_get(head, "removed_nodes")) {
-                json_int_t sum = (json_object_get(head, "removed_nodes")
-                                      ? json_integer_value(json_object_get(head, "removed_nodes"))
-                                      : run - 1) +
-                                 (rn ? json_integer_value(rn) : 1);
-                json_object_set_new(head, "removed_nodes", json_integer(sum));
-            }
+            if (nodes > run) /* some subtree: removed_nodes counts every node of the run */
+                json_object_set_new(head, "removed_nodes", json_integer(nodes));
             continue;
         }
         head = e;
         run = 1;
+        nodes = nodes_of(e);
         json_array_append(out, e);
     }
     json_decref(a);

@@ -74,28 +74,32 @@ static json_t *debug_block(const char *saved, const char *warning, bool budgeted
         json_object_set_new(d, "path", json_string(saved));
         json_object_set_new(d, "format", json_string("html"));
     }
-    if (warning && budgeted)
-        ad_budget_set_text(d, "warning", warning, AD_DEBUG_WARNING_CLIP);
-    else if (warning)
+    /* Under a budget the warning prints in at most AD_DEBUG_WARNING_CLIP bytes, escapes
+     * included (a non-ASCII title in it prints as \uXXXX): clipped shorter until it does. */
+    for (size_t clip = AD_DEBUG_WARNING_CLIP; warning && budgeted; clip -= 16) {
+        ad_budget_set_text(d, "warning", warning, clip);
+        size_t printed = ad_json_bytes(json_object_get(d, "warning"));
+        if (clip <= 16 || printed <= AD_DEBUG_WARNING_CLIP + 2)
+            break;
+    }
+    if (warning && !budgeted)
         json_object_set_new(d, "warning", json_string(warning));
     return d;
 }
 
-/* Takes the largest data.debug off the budget: the path as ad_private_file_write will
- * resolve it, and the longest warning kept (its full length a 10-digit number). */
+/* Takes the largest data.debug off the budget: the path ad_private_file_write will resolve
+ * (printed as it will be, escapes and all), and the longest warning kept (its full length a
+ * 10-digit number). */
 static int reserve_room(ad_ctx *ctx, ad_visual_debug *v, ad_error *err)
 {
-    char *d = strdup(v->path), *f = strdup(v->path), dir[PATH_MAX];
+    char *d = strdup(v->path), *f = strdup(v->path), dir[PATH_MAX], *saved = NULL;
     /* Without a directory realpath resolves the page is never written: no path is shown. */
-    const char *full_dir = d && realpath(dirname(d), dir) ? dir : "";
-    size_t n = strlen(full_dir) + 1 + (f ? strlen(basename(f)) : strlen(v->path));
-    char *saved = malloc(n + 1), warning[AD_DEBUG_WARNING_CLIP + 2];
+    if (d && f && realpath(dirname(d), dir) &&
+        asprintf(&saved, "%s/%s", strcmp(dir, "/") ? dir : "", basename(f)) < 0)
+        saved = NULL;
+    char warning[AD_DEBUG_WARNING_CLIP + 2];
     memset(warning, 'x', sizeof(warning) - 1);
     warning[sizeof(warning) - 1] = '\0';
-    if (saved) {
-        memset(saved, 'x', n);
-        saved[n] = '\0';
-    }
     json_t *block = json_pack("{s:o}", "debug", debug_block(saved, warning, true));
     json_object_set_new(json_object_get(block, "debug"), "warning_length",
                         json_integer(1000000000));

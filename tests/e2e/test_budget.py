@@ -164,10 +164,12 @@ def test_post_action_wait_with_observe_fits(cli, fixture_app, budget):
 
 
 @pytest.mark.parametrize("budget", SIZES[:6])
-def test_visual_debug_fits_the_budget(cli, widget_factory_app, tmp_path, budget):
+@pytest.mark.parametrize("folder", ("plain", "d\u00e9bogage-" + "\u00e9" * 40))
+def test_visual_debug_fits_the_budget(cli, widget_factory_app, tmp_path, budget, folder):
     """--debug adds data.debug (the page's path) to a budgeted snapshot: it is part of the
-    line too."""
-    page = str(tmp_path / "debug.html")
+    line too, as printed (a non-ASCII folder prints each character as a 6-byte escape)."""
+    os.mkdir(str(tmp_path / folder))
+    page = str(tmp_path / folder / "debug.html")
     env, out = _line(cli, "--max-bytes", budget, "--debug", "--screenshot", page, "snapshot",
                      "--app", "gtk3-widget-factory", "-i")
     assert len(out) <= budget, (len(out), env["data"].get("debug"))

@@ -123,7 +123,7 @@ def _environ_of(pid):
     return out
 
 
-def _session_app(cli, name, argv, extra_env, ready, tmp_dir):
+def _session_app(request, cli, name, argv, extra_env, ready, tmp_dir):
     pid = _running_instance(cli, name)
     if pid is not None:
         obs.wait_for_window(pid, timeout=30.0, ready=ready)
@@ -131,18 +131,52 @@ def _session_app(cli, name, argv, extra_env, ready, tmp_dir):
         yield AppInstance(name, pid, state_file=state_file)
         return
     inst = launch(argv, name, extra_env=extra_env, ready=ready, log_dir=tmp_dir)
+    _SESSION_APPS[request.fixturename] = inst
     try:
         yield inst
     finally:
+        _SESSION_APPS.pop(request.fixturename, None)
         stop_process(inst.popen)
 
 
-def _installed_app(cli, exe_name, ready, app_tmp):
+# The apps this session started, by fixture name, and the test during which each one exited: a
+# session app that dies fails every later test that uses it, and those failures alone
+# (an app "not found") do not say when or how it died.
+_SESSION_APPS = {}
+_DIED_DURING = {}
+
+
+def _exit_report(fixture, inst):
+    status = inst.popen.returncode
+    how = "killed by signal %d" % -status if status < 0 else "exited with status %d" % status
+    tail = ""
+    if inst.log:
+        with open(inst.log, errors="replace") as f:
+            tail = " ".join(f.read()[-600:].split())
+    # The cause first: a summary line is cut at the terminal's width.
+    return "%s %s during %s (pid %d); the end of its output: %s" % (
+        inst.name, how, _DIED_DURING.get(fixture, "an earlier test"), inst.pid,
+        tail or "(none)")
+
+
+@pytest.fixture(autouse=True)
+def _session_apps_alive(request):
+    """Fails a test that uses a session app which has exited, saying when and how."""
+    for fixture, inst in list(_SESSION_APPS.items()):
+        if inst.popen.poll() is not None and fixture in request.fixturenames:
+            pytest.fail(_exit_report(fixture, inst))
+    yield
+    for fixture, inst in _SESSION_APPS.items():
+        if inst.popen.poll() is not None:
+            _DIED_DURING.setdefault(fixture, request.node.nodeid)
+
+
+def _installed_app(request, cli, exe_name, ready, app_tmp):
     """A Debian app run by its executable's name (its AT-SPI name too); skips when absent."""
     exe = shutil.which(exe_name)
     if not exe:
         pytest.skip("%s is not installed (scripts/install-deps.sh)" % exe_name)
-    yield from _session_app(cli, exe_name, [exe], None, ready, app_tmp)
+    yield from _session_app(request, cli, exe_name, [exe], None, ready, app_tmp)
 
 
 def _fixture_ready(window):
@@ -165,22 +199,22 @@ def app_tmp():
 
 
 @pytest.fixture(scope="session")
-def fixture_app(cli, fixture_bin, app_tmp):
+def fixture_app(request, cli, fixture_bin, app_tmp):
     state_file = os.path.join(app_tmp, "fixture-state.json")
-    yield from _session_app(cli, "ad-fixture", [fixture_bin],
+    yield from _session_app(request, cli, "ad-fixture", [fixture_bin],
                             {"AD_FIXTURE_STATE_FILE": state_file,
                              # "Show later" waits for e2e_helpers.late_arrive, not a timer
                              "AD_FIXTURE_LATE_MS": "3600000"}, _fixture_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")
-def calculator_app(cli, app_tmp):
-    yield from _installed_app(cli, "gnome-calculator", _calculator_ready, app_tmp)
+def calculator_app(request, cli, app_tmp):
+    yield from _installed_app(request, cli, "gnome-calculator", _calculator_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")
-def widget_factory_app(cli, app_tmp):
-    yield from _installed_app(cli, "gtk3-widget-factory", _factory_ready, app_tmp)
+def widget_factory_app(request, cli, app_tmp):
+    yield from _installed_app(request, cli, "gtk3-widget-factory", _factory_ready, app_tmp)
 
 
 def _demo_ready(window):
@@ -188,8 +222,8 @@ def _demo_ready(window):
 
 
 @pytest.fixture(scope="session")
-def gtk4_demo_app(cli, app_tmp):
-    yield from _installed_app(cli, "gtk4-demo", _demo_ready, app_tmp)
+def gtk4_demo_app(request, cli, app_tmp):
+    yield from _installed_app(request, cli, "gtk4-demo", _demo_ready, app_tmp)
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-/* lazy_libs.c: the first-call resolver behind the lazy stubs (lazy_libs.h). */
+/* lazy_libs.c: the first-call resolver behind the lazy trampolines (lazy_libs.h). */
 #include "cli/lazy_libs.h"
 
 #include "core/error.h"
@@ -23,7 +23,7 @@ void ad_lazy_set_command(const char *command, bool mutates)
 }
 
 /* Prints the one envelope of a library that cannot be used and ends the process: the
- * caller of the stub expects the function's own return value, so there is no error value
+ * caller of the trampoline expects the function's own return value, so there is no error value
  * to give back. A mutating command may have acted before (an AT-SPI action before the first
  * X11 call), so its delivery is unknown. */
 static void fail(const char *soname, const char *symbol, const char *why)

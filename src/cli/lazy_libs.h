@@ -3,9 +3,9 @@
  * libraries they pull in, 19 shared objects, was ~95% of the loader's time, and `version`,
  * `help` or `skills` call none of them).
  *
- * The executable is linked against none of them: scripts/lazy_stubs.py writes, for each
- * function in src/cli/lazy_symbols.txt, a stub of that name that jumps through a slot, and
- * the first call of a stub lands in ad_lazy_resolve, which dlopens the library by its
+ * The executable is linked against none of them: scripts/lazy_trampolines.py writes, for each
+ * function in src/cli/lazy_symbols.txt, a trampoline of that name that jumps through a slot, and
+ * the first call of a trampoline lands in ad_lazy_resolve, which dlopens the library by its
  * soname (the ordinary search path, as a NEEDED entry would) and fills the slot. The C
  * library, the helper and the unit tests link the libraries as usual. x86-64 only; any other
  * CPU links them directly (meson.build). */
@@ -20,7 +20,7 @@ typedef struct {
     int soname; /* index into ad_lazy_sonames */
 } ad_lazy_symbol;
 
-/* The generated tables (lazy_stubs.c in the build directory). */
+/* The generated tables (lazy_trampolines.c in the build directory). */
 extern const char *const ad_lazy_sonames[] __attribute__((visibility("hidden")));
 extern const ad_lazy_symbol ad_lazy_symbols[] __attribute__((visibility("hidden")));
 extern const size_t ad_lazy_symbol_count __attribute__((visibility("hidden")));
@@ -30,9 +30,9 @@ extern void *ad_lazy_slots[] __attribute__((visibility("hidden")));
  * (borrowed; main sets it before dispatch). */
 void ad_lazy_set_command(const char *command, bool mutates);
 
-/* Called by the stubs only: the address of symbol k, loading its library on first use. A
+/* Called by the trampolines only: the address of symbol k, loading its library on first use. A
  * library or symbol that cannot be loaded prints one INTERNAL envelope naming it and exits 1:
- * the stub has no way to return an error to its caller. Thread-safe. */
+ * the trampoline has no way to return an error to its caller. Thread-safe. */
 void *ad_lazy_resolve(size_t k) __attribute__((visibility("hidden")));
 
 #endif

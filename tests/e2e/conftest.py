@@ -18,7 +18,7 @@ import pytest
 
 import atspi_observer as obs
 from e2e_helpers import (REPO_ROOT, AppInstance, Cli, launch, launch_gtk4_widget_factory,
-                         proc_state, stop_process)
+                         log_tail, proc_state, stop_process)
 
 
 # The GNOME Shell tests (tests/e2e/gnome/) run only on a GNOME desktop
@@ -149,10 +149,7 @@ _DIED_DURING = {}
 def _exit_report(fixture, inst):
     status = inst.popen.returncode
     how = "killed by signal %d" % -status if status < 0 else "exited with status %d" % status
-    tail = ""
-    if inst.log:
-        with open(inst.log, errors="replace") as f:
-            tail = " ".join(f.read()[-600:].split())
+    tail = " ".join(log_tail(inst.log, 600).split()) if inst.log else ""
     # The cause first: a summary line is cut at the terminal's width.
     return "%s %s during %s (pid %d); the end of its output: %s" % (
         inst.name, how, _DIED_DURING.get(fixture, "an earlier test"), inst.pid,
@@ -162,7 +159,7 @@ def _exit_report(fixture, inst):
 @pytest.fixture(autouse=True)
 def _session_apps_alive(request):
     """Fails a test that uses a session app which has exited, saying when and how."""
-    for fixture, inst in list(_SESSION_APPS.items()):
+    for fixture, inst in _SESSION_APPS.items():
         if inst.popen.poll() is not None and fixture in request.fixturenames:
             pytest.fail(_exit_report(fixture, inst))
     yield

@@ -298,6 +298,12 @@ def _spawn(argv, name, extra_env, log_dir):
     return popen, log
 
 
+def log_tail(path, chars):
+    """The last `chars` characters of a process's log file."""
+    with open(path, errors="replace") as f:
+        return f.read()[-chars:]
+
+
 def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
     """Starts argv in its own session and waits (polling, with a deadline) until pyatspi shows
     its window; returns the AppInstance. The caller stops it with stop_process."""
@@ -307,9 +313,8 @@ def launch(argv, name, extra_env=None, ready=None, timeout=30.0, log_dir=None):
                             alive=lambda: popen.poll() is None)
     except BaseException:
         stop_process(popen)
-        with open(log.name, errors="replace") as f:
-            output = f.read()[-2000:]
-        raise AssertionError("%s did not show a window; its output:\n%s" % (name, output))
+        raise AssertionError("%s did not show a window; its output:\n%s" % (
+            name, log_tail(log.name, 2000)))
     return AppInstance(name, popen.pid, popen=popen,
                        state_file=(extra_env or {}).get("AD_FIXTURE_STATE_FILE"), log=log.name)
 

@@ -126,11 +126,15 @@ void ad_observe_finish(ad_ctx *ctx, ad_observe *o, bool settle_first, bool hide_
         json_object_set_new(report, "details", details);
     }
     if (o->events_available) {
+        size_t explained = 0;
         json_object_set_new(details, "events",
                             ad_observe_events_json(&o->events, &o->before,
-                                                   have_after ? &after : NULL, changes));
+                                                   have_after ? &after : NULL, changes,
+                                                   &explained));
         json_object_set_new(details, "events_count",
                             json_integer((json_int_t)(o->events.count + o->events.dropped)));
+        if (explained)
+            json_object_set_new(details, "events_explained", json_integer((json_int_t)explained));
     } else {
         json_object_set_new(details, "events_available", json_false());
     }

@@ -12,11 +12,14 @@
  *                         period passed; "nothing_sent": the request was already satisfied)
  *                         and settle_ms; or error (the code and message of a read that
  *                         failed) and no delta: an unread window is never "unchanged"
- *   data.details.events   the change events the app emitted from dispatch until the settle,
- *                         grouped by source element ({role, name, events: ["kind:detail",
- *                         ...], count}; {path, events, count} when data.changes lists the
- *                         source as added or changed at that path: the entry names it), at
- *                         most AD_OBSERVE_EVENTS_LISTED; events_count counts every one
+ *   data.details.events   the change events the app emitted from dispatch until the settle
+ *                         that the after read does not already show, grouped by source
+ *                         element ({role, name, events: ["kind:detail", ...], count}), at
+ *                         most AD_OBSERVE_EVENTS_LISTED; events_count counts every one, and
+ *                         events_explained (when > 0) those left out because their source
+ *                         is an added or changed entry of data.changes: that read is the
+ *                         proof, and repeating its events cost the form loop of
+ *                         bench/bench-tokens.sh ~40% of what --observe printed
  * Events are evidence only: they never change a disposition. The disposition stays what the
  * action's own readback established (core/action.c).
  */
@@ -97,14 +100,16 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
                                 const char *settled, int64_t settle_ms, bool hide_values);
 
 /* details.events: one entry per source element, in first-seen order, at most
- * AD_OBSERVE_EVENTS_LISTED: its "path" alone when it is in after and `changes` (data.changes,
- * borrowed, may be NULL) lists an added or changed node at that path, else its role and name
- * when it is in after (else before); sources in neither read (gone, nameless) share one
- * entry without role or name; "events" the distinct events it sent
+ * AD_OBSERVE_EVENTS_LISTED, leaving out sources that are in after and that `changes`
+ * (data.changes, borrowed, may be NULL) lists as an added or changed node at their path:
+ * their events are counted in *ret_explained (may be NULL) instead. An entry has its
+ * source's role and name when it is in after (else before); sources in neither read (gone,
+ * nameless) share one entry without role or name; "events" the distinct events it sent
  * ("text-changed:insert", "state-changed:checked=true"), and "count" when it sent more than
  * those. A new array. */
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,
-                               const ad_tree *after, const json_t *changes);
+                               const ad_tree *after, const json_t *changes,
+                               size_t *ret_explained);
 
 /* Under a budget (--max-bytes with --wait-for --observe): shrinks the action's report (an
  * object with "changes" and "details"; borrowed) until it prints in at most max_bytes, in

@@ -166,17 +166,22 @@ static bool listed_in_changes(const json_t *changes, const json_t *path)
     return false;
 }
 
-/* One source element and what it signalled: its path alone when data.changes lists it there
- * (the entry names it), else its role and name when it is in the window. in_after: src is a
- * node of the after read (paths in changes are after-read paths). */
-static json_t *source_json(const ad_node *src, bool in_after, const json_t *changes)
+/* True when src, a node of the after read, is an added or changed node of changes
+ * (data.changes; paths there are after-read paths): the read already shows what its events
+ * said. */
+static bool explained_by_changes(const ad_node *src, const json_t *changes)
+{
+    json_t *path = ad_node_path_json(src);
+    bool hit = path && listed_in_changes(changes, path);
+    json_decref(path);
+    return hit;
+}
+
+/* One source element and what it signalled: its role and name when it is in a read. */
+static json_t *source_json(const ad_node *src)
 {
     json_t *o = json_object();
-    json_t *path = src && in_after && changes ? ad_node_path_json(src) : NULL;
-    if (path && listed_in_changes(changes, path)) {
-        json_object_set_new(o, "path", path);
-    } else if (src) {
-        json_decref(path);
+    if (src) {
         json_object_set_new(o, "role", json_string(src->role));
         const char *name = ad_text_get(&src->name);
         if (name)
@@ -187,8 +192,10 @@ static json_t *source_json(const ad_node *src, bool in_after, const json_t *chan
 }
 
 json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before,
-                               const ad_tree *after, const json_t *changes)
+                               const ad_tree *after, const json_t *changes,
+                               size_t *ret_explained)
 {
+    size_t explained = 0;
     json_t *list = json_array();
     addr_index in_after = index_build(after), in_before = index_build(before);
     /* Grouped by source in first-seen order; each group's distinct events in order. */
@@ -197,7 +204,10 @@ json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before
     for (size_t i = 0; firsts && i < ev->count; i++) {
         const ad_change_event *e = &ev->items[i];
         const ad_node *src = index_find(&in_after, e->address);
-        bool after_node = src != NULL;
+        if (src && changes && explained_by_changes(src, changes)) {
+            explained++; /* counted, not listed: its change entry is the proof */
+            continue;
+        }
         if (!src)
             src = index_find(&in_before, e->address);
         /* Sources in neither read (gone, nameless: gtk4-demo's search sent ~28 alike
@@ -214,8 +224,7 @@ json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before
             if (!src)
                 unread = n_groups;
             firsts[n_groups++] = e;
-            json_array_append_new(list, source_json(src, after_node, after_node ? changes
-                                                                                : NULL));
+            json_array_append_new(list, source_json(src));
         }
         json_t *group = json_array_get(list, g);
         json_t *words = json_object_get(group, "events");
@@ -237,6 +246,8 @@ json_t *ad_observe_events_json(const ad_change_events *ev, const ad_tree *before
     free(in_after.items);
     free(in_before.items);
     free(firsts);
+    if (ret_explained)
+        *ret_explained = explained;
     return list;
 }
 

@@ -97,18 +97,11 @@ static void test_click_reports_the_renamed_label_only(void **state)
     assert_string_equal(tu_str(ch, "changed.0.changed.0"), "name");
     assert_int_equal(json_array_size(tu_at(ch, "changed.0.changed")), 1);
     assert_string_equal(tu_str(ch, "settled"), "quiet");
-    /* The three events of one source, grouped; the source is the changed entry, so the
-     * group names it by that entry's path instead of repeating its role and name. */
-    json_t *ev = tu_at(env, "data.details.events");
-    assert_int_equal(json_array_size(ev), 1);
-    assert_true(json_equal(tu_at(ev, "0.path"), tu_at(ch, "changed.0.path")));
-    assert_null(tu_at(ev, "0.role"));
-    assert_null(tu_at(ev, "0.name"));
-    assert_string_equal(tu_str(ev, "0.events.0"), "text-changed:delete");
-    assert_string_equal(tu_str(ev, "0.events.1"), "text-changed:insert");
-    assert_string_equal(tu_str(ev, "0.events.2"), "property-change:accessible-name");
-    assert_null(tu_at(ev, "0.count"));
+    /* The three events of one source, and the source is the changed entry: the read shows
+     * what they said, so they are counted (events_explained), not listed again. */
+    assert_int_equal(json_array_size(tu_at(env, "data.details.events")), 0);
     assert_int_equal(tu_int(env, "data.details.events_count"), 3);
+    assert_int_equal(tu_int(env, "data.details.events_explained"), 3);
     /* Events are evidence: a click stays delivered_unverified. */
     assert_string_equal(tu_str(env, "data.disposition.delivery"), "delivered_unverified");
     assert_int_equal(b->fake->n_act, 1);
@@ -423,7 +416,7 @@ static void test_events_listed_at_most_the_bound(void **state)
     ad_change_events ev = {0}, more = f->changes;
     memset(&f->changes, 0, sizeof(f->changes));
     ad_observe_events_append(&ev, &more);
-    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL);
+    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL, NULL);
     assert_int_equal(json_array_size(list), AD_OBSERVE_EVENTS_LISTED);
     assert_string_equal(tu_str(list, "0.name"), "B0");
     json_decref(list);
@@ -454,7 +447,7 @@ static void test_events_grouped_bounded_and_named(void **state)
     memset(&f->changes, 0, sizeof(f->changes));
     ad_observe_events_append(&ev, &more);
     assert_int_equal(ev.count, 43);
-    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL);
+    json_t *list = ad_observe_events_json(&ev, &before, &after, NULL, NULL);
     /* Gone, New, and one entry for the 39 sources in neither read. */
     assert_int_equal(json_array_size(list), 3);
     assert_string_equal(tu_str(list, "0.name"), "Gone"); /* named from the before read */
@@ -474,11 +467,54 @@ static void test_events_grouped_bounded_and_named(void **state)
     ad_tree_clear(&after);
 }
 
+/* Events whose source data.changes lists (changed, at its after-read path) are counted in
+ * *explained and left out; another source's events stay listed, named by role and name. */
+static void test_events_explained_by_changes_are_counted_not_listed(void **state)
+{
+    (void)state;
+    ad_tree before = tree_of(fk("window|n=F", fk("statictext|n=status: idle", NULL),
+                                fk("button|n=Save", NULL), NULL));
+    ad_tree after = tree_of(fk("window|n=F", fk("statictext|n=status: saved", NULL),
+                               fk("button|n=Save", NULL), NULL));
+    after.root->children[0]->address = strdup("a|/status");
+    after.root->children[1]->address = strdup("a|/save");
+    fake_adapter *f = fake_new();
+    fake_emit(f, "text-changed", "delete", 0, "a|/status");
+    fake_emit(f, "state-changed", "focused", 1, "a|/save");
+    fake_emit(f, "property-change", "accessible-name", 0, "a|/status");
+    ad_change_events ev = {0}, more = f->changes;
+    memset(&f->changes, 0, sizeof(f->changes));
+    ad_observe_events_append(&ev, &more);
+    json_t *changes = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false);
+    assert_string_equal(tu_str(changes, "changed.0.name"), "status: saved");
+    size_t explained = 99;
+    json_t *list = ad_observe_events_json(&ev, &before, &after, changes, &explained);
+    assert_int_equal(explained, 2);
+    assert_int_equal(json_array_size(list), 1);
+    assert_string_equal(tu_str(list, "0.name"), "Save");
+    assert_string_equal(tu_str(list, "0.role"), "button");
+    assert_string_equal(tu_str(list, "0.events.0"), "state-changed:focused=true");
+    assert_null(tu_at(list, "0.path"));
+    /* Without a delta to explain them every source is listed. */
+    json_t *all = ad_observe_events_json(&ev, &before, &after, NULL, &explained);
+    assert_int_equal(explained, 0);
+    assert_int_equal(json_array_size(all), 2);
+    assert_string_equal(tu_str(all, "0.name"), "status: saved");
+    json_decref(all);
+    json_decref(list);
+    json_decref(changes);
+    ad_change_events_clear(&ev);
+    fake_free(f);
+    ad_tree_clear(&before);
+    ad_tree_clear(&after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_click_reports_the_renamed_label_only, setup,
                                         tu_bed_teardown),
+        cmocka_unit_test(test_events_explained_by_changes_are_counted_not_listed),
         cmocka_unit_test_setup_teardown(test_click_that_changes_nothing_says_unchanged, setup,
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_event_without_a_read_never_upgrades, setup,

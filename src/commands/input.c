@@ -110,11 +110,11 @@ int ad_cmd_press(ad_ctx *ctx, const json_t *args, json_t **ret_data, ad_error *e
     ad_observe obs = {0};
     bool observe = ad_arg_bool(args, "observe");
     if (observe && scoped) {
-        ad_observe_read_before(ctx, &obs, win.id, deadline);
+        ad_observe_read_before(ctx, &obs, &win, deadline);
     } else if (observe) {
         ad_window focused = {0};
         if (ad_window_select(ctx, NULL, NULL, deadline, &focused, &obs.before_error) == 0)
-            ad_observe_read_before(ctx, &obs, focused.id, deadline);
+            ad_observe_read_before(ctx, &obs, &focused, deadline);
         ad_window_clear(&focused);
     }
     ad_phys_req req = {.kind = AD_PHYS_KEYS, .combo = combo, .window = scoped ? &win : NULL};

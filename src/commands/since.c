@@ -53,20 +53,6 @@ void ad_since_clear(ad_since *s)
     s->id = NULL;
 }
 
-int ad_since_store(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
-                   const char *window_id, const ad_present_result *pr, ad_error *err)
-{
-    ad_node_ref *refs = calloc(pr->refs_added ? pr->refs_added : 1, sizeof(*refs));
-    if (!refs)
-        return ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
-    for (size_t i = 0; pr->ref_nodes && i < pr->refs_added; i++)
-        refs[i] = (ad_node_ref){.node = pr->ref_nodes[i], .ref = pr->first_ref + i};
-    int rc = ad_tree_store_save(ctx, snapshot_id, tree->root, tree->complete, window_id, refs,
-                                pr->ref_nodes ? pr->refs_added : 0, err);
-    free(refs);
-    return rc < 0 ? -1 : 0;
-}
-
 /* ---- the delta's nodes ------------------------------------------------------------------ */
 
 static int by_node(const void *x, const void *y)

@@ -1,7 +1,7 @@
 /* since.h: `snapshot --since SNAPSHOT_ID` and `find --since`: what changed in the same window
  * since that snapshot (core/tree_diff.h), against the read the snapshot stored
- * (core/tree_store.h). Every snapshot stores its read (ad_since_store), so any of them can be
- * named later. The command still saves a new snapshot and refmap, as a plain one does.
+ * (core/tree_store.h). Every snapshot stores its read (ad_tree_store_save_presented), so any
+ * of them can be named later. The command still saves a new snapshot and refmap, as a plain one does.
  */
 #ifndef AD_COMMANDS_SINCE_H
 #define AD_COMMANDS_SINCE_H
@@ -31,11 +31,6 @@ int ad_since_load(ad_ctx *ctx, const json_t *args, ad_since *ret, const char **r
  * snapshot read. */
 int ad_since_same_window(const ad_since *s, const ad_window *win, ad_error *err);
 void ad_since_clear(ad_since *s);
-
-/* Stores the read of a new snapshot (tree_store.h) with the refs its presentation gave
- * (pr->ref_nodes, numbered from pr->first_ref). 0, or -1 with err. */
-int ad_since_store(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
-                   const char *window_id, const ad_present_result *pr, ad_error *err);
 
 /* The data object --since prints (a new reference), built from the plain one (`plain`,
  * stolen) and the presentation that made it (its emitted nodes and refs):

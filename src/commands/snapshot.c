@@ -15,6 +15,7 @@
 #include "core/resolve.h"
 #include "core/surface.h"
 #include "core/trace_event.h"
+#include "core/tree_store.h"
 #include "core/window_select.h"
 
 #define SKELETON_DEPTH 3
@@ -22,14 +23,6 @@
 /* What a skipped delta adds to a budgeted snapshot besides the id:
  * ,"since":"" and ,"delta_skipped":"larger_than_snapshot" */
 #define AD_SINCE_EXTRA_BYTES 52
-
-static json_t *window_brief(const ad_window *w)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "id", json_string(w->id));
-    json_object_set_new(o, "title", w->title ? json_string(w->title) : json_null());
-    return o;
-}
 
 static int read_options(const json_t *args, ad_present_opts *o, ad_error *err)
 {
@@ -71,7 +64,7 @@ static json_t *build_data(void *ud, const ad_present_result *pr)
     json_object_set_new(d, "ref_count", json_integer((json_int_t)(dp->base_refs +
                                                                   pr->refs_added)));
     json_object_set_new(d, "snapshot_id", json_string(dp->snapshot_id));
-    json_object_set_new(d, "window", window_brief(dp->win));
+    json_object_set_new(d, "window", ad_window_brief_json(dp->win));
     json_object_set_new(d, "tree", json_incref(pr->tree));
     return d;
 }
@@ -91,21 +84,6 @@ static int present_data(ad_ctx *ctx, const ad_node *root, const ad_identity_inde
     *ret_data = build_data(dp, pr);
     json_decref(pr->tree); /* the data object holds it */
     return 0;
-}
-
-static json_t *new_refmap(const char *id, const ad_present_source *src, uint64_t next_ref)
-{
-    const ad_window *w = src->window;
-    json_t *m = json_object();
-    json_object_set_new(m, "snapshot_id", json_string(id));
-    json_object_set_new(m, "created_at", json_integer(ad_wall_ms()));
-    json_object_set_new(m, "next_ref", json_integer((json_int_t)next_ref));
-    json_object_set_new(m, "app", json_string(w->app_name ? w->app_name : ""));
-    json_object_set_new(m, "window", window_brief(w));
-    json_object_set_new(m, "surface", json_string(src->surface));
-    json_object_set_new(m, "source", ad_refmap_source_new(src));
-    json_object_set_new(m, "refs", json_object());
-    return m;
 }
 
 /* Saves the refmap `map`; with `sink` its refs are already coded there and map's "refs" is
@@ -163,7 +141,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     uint64_t next_ref = 1;
     ad_present_source src = {.window = win, .app_name = win->app_name, .surface = sf.kind,
                              .identity_proven = tree->complete};
-    map = new_refmap(id, &src, next_ref);
+    map = ad_refmap_new(id, &src, next_ref);
     /* Without a budget the refs are presented once, so their entries are coded as they are
      * made (a 50,000-node window's refs as JSON cost ~1.5 KB each). A budget presents several
      * times and keeps the refs of the one it accepts, so it collects them as JSON. */
@@ -189,7 +167,7 @@ static int full_snapshot(ad_ctx *ctx, const json_t *args, ad_present_opts *opts,
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
     /* The read first, then the refmap that makes the snapshot: a saved snapshot always
      * has its read (unless it was too large to keep, tree_store.h). */
-    if (ad_since_store(ctx, id, tree, win->id, &pr, err) < 0 ||
+    if (ad_tree_store_save_presented(ctx, id, tree, win->id, &pr, err) < 0 ||
         save_refmap(ctx, map, sink, err) < 0) {
         ad_tree_store_remove(ctx, id);
         free(pr.ref_nodes);

@@ -533,7 +533,7 @@ int ad_ref_action_run_observed(ad_ctx *ctx, const ad_action_spec *spec, const ch
         goto done;
     }
     if (observe) /* the read under the lease is the window before; the readback reads anew */
-        ad_observe_hold(&obs, r.window.id, &r.tree);
+        ad_observe_hold(&obs, &r.window, &r.tree);
     json_t *d = json_object();
     json_t *details = json_object();
     int outcome = 1;

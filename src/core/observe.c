@@ -7,10 +7,19 @@
 #include "core/deadline.h"
 #include "core/trace_event.h"
 
-void ad_observe_hold(ad_observe *o, const char *window_id, ad_tree *before)
+/* Keeps a copy of win (its id also as o->window_id). */
+static void keep_window(ad_observe *o, const ad_window *win)
 {
     free(o->window_id);
-    o->window_id = window_id ? strdup(window_id) : NULL;
+    ad_window_clear(&o->window);
+    o->window_id = win && win->id ? strdup(win->id) : NULL;
+    if (win && ad_window_copy(&o->window, win) < 0)
+        ad_window_clear(&o->window); /* then no snapshot: the delta goes without refs */
+}
+
+void ad_observe_hold(ad_observe *o, const ad_window *win, ad_tree *before)
+{
+    keep_window(o, win);
     ad_tree_clear(&o->before);
     o->before = *before;
     memset(before, 0, sizeof(*before));
@@ -28,17 +37,16 @@ static int read_whole(ad_ctx *ctx, const char *window_id, int64_t deadline_us, a
     return ctx->adapter->ops->read_window(ctx->adapter, window_id, &lim, ret, err);
 }
 
-void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const char *window_id,
+void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const ad_window *win,
                             int64_t deadline_us)
 {
-    free(o->window_id);
-    o->window_id = window_id ? strdup(window_id) : NULL;
+    keep_window(o, win);
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, window_id, deadline_us);
+        ctx->adapter->ops->watch_changes(ctx->adapter, o->window_id, deadline_us);
     ad_tree t = {0};
     ad_error_clear(&o->before_error);
-    if (read_whole(ctx, window_id, deadline_us, &t, &o->before_error) == 0)
-        ad_observe_hold(o, window_id, &t);
+    if (read_whole(ctx, o->window_id, deadline_us, &t, &o->before_error) == 0)
+        ad_observe_hold(o, win, &t);
 }
 
 /* Moves what the adapter recorded since the last take into o->events. */
@@ -115,10 +123,21 @@ void ad_observe_finish(ad_ctx *ctx, ad_observe *o, bool settle_first, bool hide_
     bool have_after = o->have_before &&
                       read_whole(ctx, o->window_id, ad_deadline_after_ms(3000), &after,
                                  &after_error) == 0;
+    /* Something added or changed: the after read becomes a snapshot, so those nodes carry
+     * refs (observe_snapshot.h). A failed save leaves the delta without refs, and says why. */
+    ad_observe_snapshot snap = {0};
+    ad_error snap_error = AD_ERROR_INIT;
+    bool snap_failed = have_after && o->window.id && ad_observe_has_news(&o->before, &after) &&
+                       ad_observe_snapshot_save(ctx, &o->window, &after, &snap, &snap_error) < 0;
     json_t *changes = ad_observe_changes_json(o->have_before ? &o->before : NULL,
                                               have_after ? &after : NULL, &o->before_error,
                                               &after_error, settled, settle_ms,
-                                              hide_values);
+                                              hide_values, &snap);
+    if (snap_failed)
+        json_object_set_new(changes, "snapshot_error",
+                            json_pack("{s:s, s:s}", "code", ad_error_code_name(snap_error.code),
+                                      "message", snap_error.message ? snap_error.message : ""));
+    ad_error_clear(&snap_error);
     json_object_set_new(report, "changes", changes);
     json_t *details = json_object_get(report, "details");
     if (!json_is_object(details)) {
@@ -143,6 +162,7 @@ void ad_observe_finish(ad_ctx *ctx, ad_observe *o, bool settle_first, bool hide_
                              (json_int_t)settle_ms, "events",
                              (json_int_t)(o->events.count + o->events.dropped), "unchanged",
                              json_is_true(json_object_get(changes, "unchanged"))));
+    ad_observe_snapshot_clear(&snap);
     ad_tree_clear(&after);
     ad_error_clear(&after_error);
 }
@@ -159,6 +179,7 @@ void ad_observe_clear(ad_observe *o)
     if (!o)
         return;
     free(o->window_id);
+    ad_window_clear(&o->window);
     ad_tree_clear(&o->before);
     ad_error_clear(&o->before_error);
     ad_change_events_clear(&o->events);

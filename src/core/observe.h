@@ -10,8 +10,10 @@
  *                         changed), plus complete, settled ("quiet", "max_wait", "wait_for",
  *                         "no_events": the app's events could not be watched, so one quiet
  *                         period passed; "nothing_sent": the request was already satisfied)
- *                         and settle_ms; or error (the code and message of a read that
- *                         failed) and no delta: an unread window is never "unchanged"
+ *                         and settle_ms; snapshot_id when something was added or changed:
+ *                         the after read saved as a snapshot whose refs the delta's nodes
+ *                         carry (core/observe_snapshot.h); or error (the code and message of
+ *                         a read that failed) and no delta: an unread window is never "unchanged"
  *   data.details.events   the change events the app emitted from dispatch until the settle
  *                         that the after read does not already show, grouped by source
  *                         element ({role, name, events: ["kind:detail", ...], count}), at
@@ -32,6 +34,7 @@
 #include <jansson.h>
 
 #include "core/ctx.h"
+#include "core/observe_snapshot.h"
 #include "platform/adapter.h"
 
 #define AD_OBSERVE_QUIET_MS 300   /* GTK 4 applies a click about 250 ms after the call */
@@ -40,6 +43,7 @@
 
 typedef struct ad_observe {
     char *window_id;        /* owned: the window acted on */
+    ad_window window;       /* owned: that window as the action found it (its snapshot's) */
     ad_tree before;         /* owned: its read before dispatch */
     bool have_before;
     ad_error before_error;  /* why there is no before read */
@@ -49,14 +53,14 @@ typedef struct ad_observe {
     bool hide_values;       /* deferred: ad_observe_finish's hide_values */
 } ad_observe;
 
-/* Takes `before`, a complete-window read of window_id made just before dispatch: *before is
- * moved into o (and emptied). */
-void ad_observe_hold(ad_observe *o, const char *window_id, ad_tree *before);
+/* Takes `before`, a complete-window read of `win` (copied) made just before dispatch: *before
+ * is moved into o (and emptied). */
+void ad_observe_hold(ad_observe *o, const ad_window *win, ad_tree *before);
 
 /* Arms the adapter's watch on window_id's app and reads the whole window as the before read
  * (press, which has no read of its own). A failed read is kept in o->before_error and shows
  * in data.changes; the action still runs. */
-void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const char *window_id,
+void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const ad_window *win,
                             int64_t deadline_us);
 
 /* Right before the input is sent: the events seen until now are not the action's. */
@@ -93,11 +97,16 @@ void ad_observe_clear(ad_observe *o); /* NULL-safe */
 /* ---- the report, without I/O (observe_report.c; unit-tested) ---------------------------- */
 
 /* data.changes for the two reads (both borrowed; before NULL with before_error set, after
- * NULL with after_error set), settled as above, without any "value" when hide_values. A new
- * reference. */
+ * NULL with after_error set), settled as above, without any "value" when hide_values. With
+ * snap (the after read saved as a snapshot, core/observe_snapshot.h; may be NULL or empty),
+ * the delta's nodes carry its refs and changes.snapshot_id names it. A new reference. */
 json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
                                 const ad_error *before_error, const ad_error *after_error,
-                                const char *settled, int64_t settle_ms, bool hide_values);
+                                const char *settled, int64_t settle_ms, bool hide_values,
+                                const ad_observe_snapshot *snap);
+/* True when after holds a node added or changed since before (both complete-window reads,
+ * borrowed): the after read is then worth a snapshot. */
+bool ad_observe_has_news(const ad_tree *before, const ad_tree *after);
 
 /* details.events: one entry per source element, in first-seen order, at most
  * AD_OBSERVE_EVENTS_LISTED, leaving out sources that are in after and that `changes`

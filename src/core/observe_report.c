@@ -36,10 +36,25 @@ static json_t *read_error_json(const char *which, const ad_error *e)
                      "message", ad_json_text(e->message ? e->message : ""));
 }
 
+bool ad_observe_has_news(const ad_tree *before, const ad_tree *after)
+{
+    ad_tree_diff_opts opts = {.before_complete = before->complete,
+                              .after_complete = after->complete};
+    ad_tree_delta *d = NULL;
+    if (!before->root || !after->root || ad_tree_diff(before->root, after->root, &opts, &d) < 0 ||
+        !d)
+        return false;
+    bool news = d->n_added || d->n_changed;
+    ad_tree_delta_free(d);
+    return news;
+}
+
 json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
                                 const ad_error *before_error, const ad_error *after_error,
-                                const char *settled, int64_t settle_ms, bool hide_values)
+                                const char *settled, int64_t settle_ms, bool hide_values,
+                                const ad_observe_snapshot *snap)
 {
+    bool with_refs = snap && snap->id[0];
     json_t *out = NULL;
     if (!before || !before->root || !after || !after->root) {
         /* A window that was not read is neither changed nor unchanged. */
@@ -58,7 +73,10 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
             out = json_pack("{s:b, s:{s:s, s:s}}", "complete", 0, "error", "code", "INTERNAL",
                             "message", "out of memory");
         } else {
-            out = ad_tree_delta_json(d, NULL, NULL);
+            out = with_refs ? ad_tree_delta_json(d, ad_observe_snapshot_node, (void *)snap)
+                            : ad_tree_delta_json(d, NULL, NULL);
+            if (with_refs)
+                json_object_set_new(out, "snapshot_id", json_string(snap->id));
             if (hide_values)
                 drop_values(out);
             bool complete = d->complete && before->complete && after->complete;

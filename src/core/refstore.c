@@ -122,6 +122,29 @@ int ad_refstore_prune(const ad_state_dir *snapshots, const char *protect, int ma
     return removed;
 }
 
+json_t *ad_window_brief_json(const ad_window *w)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(w->id));
+    json_object_set_new(o, "title", w->title ? json_string(w->title) : json_null());
+    return o;
+}
+
+json_t *ad_refmap_new(const char *id, const ad_present_source *src, uint64_t next_ref)
+{
+    const ad_window *w = src->window;
+    json_t *m = json_object();
+    json_object_set_new(m, "snapshot_id", json_string(id));
+    json_object_set_new(m, "created_at", json_integer(ad_wall_ms()));
+    json_object_set_new(m, "next_ref", json_integer((json_int_t)next_ref));
+    json_object_set_new(m, "app", json_string(w->app_name ? w->app_name : ""));
+    json_object_set_new(m, "window", ad_window_brief_json(w));
+    json_object_set_new(m, "surface", json_string(src->surface));
+    json_object_set_new(m, "source", ad_refmap_source_new(src));
+    json_object_set_new(m, "refs", json_object());
+    return m;
+}
+
 int ad_refstore_save(ad_ctx *ctx, const json_t *refmap, ad_error *err)
 {
     const char *id = json_string_value(json_object_get(refmap, "snapshot_id"));

@@ -14,11 +14,18 @@
 #include <jansson.h>
 
 #include "core/ctx.h"
+#include "core/present.h"
 #include "core/state_files.h"
 
 #define AD_REFMAP_MAX_BYTES 1048576
 #define AD_SNAPSHOTS_MAX 128
 #define AD_SNAPSHOTS_KEEP 96
+
+/* {id, title} of w, as a refmap's and a snapshot's "window" (a new reference). */
+json_t *ad_window_brief_json(const ad_window *w);
+/* A new refmap (the caller's) for snapshot `id` of src's window: its header and an empty
+ * "refs" object, which ad_present fills. */
+json_t *ad_refmap_new(const char *id, const ad_present_source *src, uint64_t next_ref);
 
 /* Saves refmap under its "snapshot_id", updates latest_snapshot_id, and prunes the namespace
  * past 128 snapshots down to 96 (never the one just written). A refmap over 1 MiB fails with

@@ -384,6 +384,11 @@ static json_t *default_node(void *ud, const ad_node *n, bool after, bool with_ch
 {
     (void)ud;
     (void)with_children;
+    return ad_tree_delta_node_brief(n, after);
+}
+
+json_t *ad_tree_delta_node_brief(const ad_node *n, bool after)
+{
     json_t *o = json_object();
     json_object_set_new(o, "role", json_string(n->role));
     if (ad_text_get(&n->name))

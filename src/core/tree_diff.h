@@ -92,6 +92,9 @@ json_t *ad_node_path_json(const ad_node *n);
  * with_children asks for its subtree too (an added node). */
 typedef json_t *(*ad_delta_node_fn)(void *ud, const ad_node *n, bool after,
                                      bool with_children);
+/* node_json NULL's form of one node (below; a new reference). */
+json_t *ad_tree_delta_node_brief(const ad_node *n, bool after);
+
 /* The delta's members to put in a command's data object (a new reference):
  *   unchanged: true alone when nothing changed; else unchanged: false and
  *   added: [node + path], removed: [node + path + removed_nodes], changed: [node + path +

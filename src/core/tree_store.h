@@ -25,6 +25,7 @@
 #include "core/ctx.h"
 #include "core/error.h"
 #include "core/node.h"
+#include "core/present.h"
 
 #define AD_TREE_STORE_FILE "tree"
 #define AD_TREE_STORE_MAX_BYTES (16u << 20)
@@ -53,6 +54,12 @@ typedef struct {
 int ad_tree_store_save(ad_ctx *ctx, const char *snapshot_id, const ad_node *root,
                        bool complete, const char *window_id, const ad_node_ref *refs,
                        size_t n_refs, ad_error *err);
+
+/* ad_tree_store_save for a new snapshot's read with the refs its presentation gave
+ * (pr->ref_nodes, numbered from pr->first_ref). 0 (also when too large to keep), or -1. */
+int ad_tree_store_save_presented(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
+                                 const char *window_id, const ad_present_result *pr,
+                                 ad_error *err);
 
 /* Removes snapshots/<snapshot_id>/tree (a snapshot whose refmap could not be saved). */
 void ad_tree_store_remove(ad_ctx *ctx, const char *snapshot_id);

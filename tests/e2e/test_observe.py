@@ -100,6 +100,9 @@ def test_toggle_observe_reports_the_checked_state(cli, fixture_app):
     changed, ch = _changed(data)
     assert changed[("checkbox", "Enable feature")] == ["states"], ch
     assert "checked" in _entry(ch, "checkbox", "Enable feature")["states"]
+    new_ref = _entry(ch, "checkbox", "Enable feature")["ref_id"]
+    assert new_ref.startswith("@%s:e" % ch["snapshot_id"]), ch
+    assert "checked" in json.dumps(cli.ok("get", new_ref, "--property", "states"))
     feature_label = obs.by_id(window, "feature_label").name
     assert feature_label == "feature: on"
     assert changed[("statictext", feature_label)] == ["name"], ch
@@ -120,6 +123,7 @@ def test_click_that_changes_nothing_says_unchanged(cli, fixture_app):
     assert data["changes"]["unchanged"] is True, data["changes"]
     assert data["changes"]["complete"] is True
     assert "changed" not in data["changes"] and "added" not in data["changes"]
+    assert "snapshot_id" not in data["changes"]  # nothing new: no snapshot saved
     assert _status(fixture_app.window()) == status
     assert data["disposition"] == UNVERIFIED
 
@@ -247,3 +251,26 @@ def test_batch_observes_each_entrys_own_app(cli, fixture_app, calculator_app):
     # The fixture's events were seen: its changed label explains some of them.
     assert _explained(second["data"]) > 0, second["data"]["details"]
     _sources(second["data"])
+
+
+def test_added_node_carries_a_ref_that_acts(cli, fixture_app):
+    """An action that adds a node saves the window it left as a snapshot: the added row shows
+    with a ref of changes.snapshot_id, and that ref clicks the row with no read in between.
+    The new snapshot is a plain one: snapshot --since can start from it."""
+    window = fixture_app.window()
+    rows = obs.by_id(window, "rows_box")
+    assert rows.childCount == 0
+    data = cli.ok("click", ref(cli, "add_row_button"), "--observe")
+    obs.wait_until(lambda: rows.childCount == 1, what="a row")
+    row_name = rows.getChildAtIndex(0).name  # pyatspi: "Row N"
+    ch = data["changes"]
+    sid = ch["snapshot_id"]
+    added = [a for a in ch.get("added", []) if a.get("role") == "button"]
+    assert [a["name"] for a in added] == [row_name], ch
+    assert added[0]["ref_id"].startswith("@%s:e" % sid), added
+    cli.ok("click", added[0]["ref_id"])
+    wait_state(fixture_app, lambda s: s.get("last_action", "").startswith("clicked"),
+               "the row click")
+    again = cli.ok("snapshot", "--since", sid)
+    assert again["since"] == sid, again
+

@@ -381,9 +381,9 @@ static void test_values_hidden_for_secret_input(void **state)
     (void)state;
     ad_tree before = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=old", NULL), NULL));
     ad_tree after = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=s3cret", NULL), NULL));
-    json_t *shown = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false);
+    json_t *shown = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false, NULL);
     assert_string_equal(tu_str(shown, "changed.0.value"), "s3cret");
-    json_t *hidden = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, true);
+    json_t *hidden = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, true, NULL);
     assert_string_equal(tu_str(hidden, "changed.0.changed.0"), "value");
     char *text = json_dumps(hidden, 0);
     assert_null(strstr(text, "s3cret"));
@@ -467,6 +467,75 @@ static void test_events_grouped_bounded_and_named(void **state)
     ad_tree_clear(&after);
 }
 
+/* Nothing makes a Confirm button appear in the window. */
+static void confirm_effect(fake_adapter *f, const ad_node *target)
+{
+    if (strcmp(ad_text_get(&target->name), "Nothing") != 0)
+        return;
+    ad_node_add_child(f->wins[0].root, fk("button|n=Confirm|id=confirm|a=Click", NULL));
+}
+
+static int confirm_clicks;
+static void count_confirm(fake_adapter *f, const ad_node *target)
+{
+    (void)f;
+    confirm_clicks += strcmp(ad_text_get(&target->name), "Confirm") == 0;
+}
+
+/* An action that adds or renames nodes saves the window it left as a snapshot: the added
+ * button shows with a ref of that snapshot (the refmap holds it), a renamed node
+ * carries its new ref, and the new ref drives the next action, with no read in between. An
+ * action that changed nothing names none. */
+static void test_added_and_changed_nodes_carry_new_refs(void **state)
+{
+    tu_bed *b = *state;
+    b->fake->act_effect = confirm_effect;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    json_t *ch = tu_at(env, "data.changes");
+    const char *sid = tu_str(ch, "snapshot_id");
+    assert_non_null(sid);
+    assert_int_equal(json_array_size(json_object_get(ch, "added")), 1);
+    assert_string_equal(tu_str(ch, "added.0.name"), "Confirm");
+    const char *ref = tu_str(ch, "added.0.ref_id");
+    assert_non_null(ref);
+    char prefix[96];
+    snprintf(prefix, sizeof(prefix), "@%s:e", sid);
+    assert_memory_equal(ref, prefix, strlen(prefix));
+    /* The new ref resolves in the window as it is now. */
+    json_t *args = tu_args("click", "{s:s, s:i}", "ref_id", ref, "timeout_ms", 0);
+    b->fake->act_effect = count_confirm;
+    confirm_clicks = 0;
+    json_t *clicked = tu_run_exit(fake_base(b->fake), "click", args, NULL, 0);
+    assert_int_equal(confirm_clicks, 1);
+    json_decref(clicked);
+    json_decref(env);
+
+    /* A rename: the changed entry carries its ref in the new snapshot. */
+    b->fake->act_effect = save_effect;
+    env = act(b, "click", "Save", NULL, true, 0);
+    ch = tu_at(env, "data.changes");
+    assert_non_null(tu_str(ch, "snapshot_id"));
+    assert_string_equal(tu_str(ch, "changed.0.name"), "status: saved");
+    assert_null(tu_at(ch, "changed.0.ref_id")); /* a label holds no ref */
+    json_decref(env);
+
+    /* A checkbox that flipped: its entry carries its ref in the new snapshot. */
+    b->fake->act_effect = agree_effect;
+    env = act(b, "toggle", "Agree", NULL, true, 0);
+    ch = tu_at(env, "data.changes");
+    assert_string_equal(tu_str(ch, "changed.0.name"), "Agree");
+    snprintf(prefix, sizeof(prefix), "@%s:e", tu_str(ch, "snapshot_id"));
+    assert_memory_equal(tu_str(ch, "changed.0.ref_id"), prefix, strlen(prefix));
+    json_decref(env);
+
+    /* Nothing changed: no snapshot_id. */
+    b->fake->act_effect = NULL;
+    env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_true(json_is_true(tu_at(env, "data.changes.unchanged")));
+    assert_null(tu_at(env, "data.changes.snapshot_id"));
+    json_decref(env);
+}
+
 /* Events whose source data.changes lists (changed, at its after-read path) are counted in
  * *explained and left out; another source's events stay listed, named by role and name. */
 static void test_events_explained_by_changes_are_counted_not_listed(void **state)
@@ -485,7 +554,7 @@ static void test_events_explained_by_changes_are_counted_not_listed(void **state
     ad_change_events ev = {0}, more = f->changes;
     memset(&f->changes, 0, sizeof(f->changes));
     ad_observe_events_append(&ev, &more);
-    json_t *changes = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false);
+    json_t *changes = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false, NULL);
     assert_string_equal(tu_str(changes, "changed.0.name"), "status: saved");
     size_t explained = 99;
     json_t *list = ad_observe_events_json(&ev, &before, &after, changes, &explained);
@@ -515,6 +584,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_click_reports_the_renamed_label_only, setup,
                                         tu_bed_teardown),
         cmocka_unit_test(test_events_explained_by_changes_are_counted_not_listed),
+        cmocka_unit_test_setup_teardown(test_added_and_changed_nodes_carry_new_refs, setup,
+                                        tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_click_that_changes_nothing_says_unchanged, setup,
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_event_without_a_read_never_upgrades, setup,

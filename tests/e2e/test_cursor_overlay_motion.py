@@ -171,8 +171,11 @@ def test_hover_and_drag_glide_the_cursor(cli, fixture_app):
         # It glided to the press (passing points between), then shows at the drop.
         assert any(abs(p[0] - fx) <= 3 and abs(p[1] - fy) <= 3 for p in points), points
         assert [p for p in points if p not in ((hx, hy), (fx, fy), (tx, ty))], points
-        assert abs(points[-1][0] - tx) <= 3 and abs(points[-1][1] - ty) <= 3, points[-1]
-        assert seen[-1]["body"][0]
+        # The cursor reappears at the drop once the helper handles the drag's "unhide", which
+        # the command waits for at most AD_OVERLAY_HIDE_MS (150 ms): under load it can come
+        # after the command exited (CI saw it mid-glide at exit), so poll for it to arrive.
+        obs.wait_until(lambda: (lambda g: g[0] and abs(g[1] - tx) <= 3 and abs(g[2] - ty) <= 3)(
+            w.geometry(body)), timeout=10.0, what="the cursor at the drop point")
         pointer = xdotool("getmouselocation", "--shell").split()
         assert "X=%d" % tx in pointer and "Y=%d" % ty in pointer, pointer
     finally:

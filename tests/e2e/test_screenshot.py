@@ -188,11 +188,19 @@ def test_window_screenshot_is_the_windows_pixels(cli, fixture_app, tmp_path):
 def test_gtk4_window_screenshot_is_the_windows_pixels(cli, calculator_app, tmp_path):
     """gnome-calculator (GTK 4.8): its bounds come from its X window (x11_geometry.h)."""
     activate(calculator_app, "Calculator")
-    rows = [w for w in cli.ok("list-windows", "--app", "gnome-calculator")
-            if w["pid"] == calculator_app.pid]
-    assert len(rows) == 1, rows
-    b = rows[0]["bounds"]
-    region = (int(b["x"]), int(b["y"]), int(b["width"]), int(b["height"]))
+
+    def window_region():
+        rows = [w for w in cli.ok("list-windows", "--app", "gnome-calculator")
+                if w["pid"] == calculator_app.pid]
+        assert len(rows) == 1, rows
+        b = rows[0]["bounds"]
+        return rows[0], (int(b["x"]), int(b["y"]), int(b["width"]), int(b["height"]))
+
+    # The calculator may still be settling its size after activation (a fresh-clone CI run
+    # read 365x508, then shot 365x471): compare against bounds that held across two reads.
+    row, region = obs.wait_until(lambda: (lambda a, b: a if a[1] == b[1] else None)(
+        window_region(), window_region()), what="the calculator's size to settle")
+    rows = [row]
     path = str(tmp_path / "calc.png")
 
     def shot():

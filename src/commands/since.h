@@ -1,7 +1,8 @@
 /* since.h: `snapshot --since SNAPSHOT_ID` and `find --since`: what changed in the same window
  * since that snapshot (core/tree_diff.h), against the read the snapshot stored
  * (core/tree_store.h). Every snapshot stores its read (ad_tree_store_save_presented), so any
- * of them can be named later. The command still saves a new snapshot and refmap, as a plain one does.
+ * of them can be named later. The command still saves a new snapshot and refmap, as a plain
+ * one does.
  */
 #ifndef AD_COMMANDS_SINCE_H
 #define AD_COMMANDS_SINCE_H

@@ -7,23 +7,15 @@
 #include "core/deadline.h"
 #include "core/trace_event.h"
 
-/* Keeps a copy of win (its id also as o->window_id). */
-static void keep_window(ad_observe *o, const ad_window *win)
-{
-    free(o->window_id);
-    ad_window_clear(&o->window);
-    o->window_id = win && win->id ? strdup(win->id) : NULL;
-    if (win && ad_window_copy(&o->window, win) < 0)
-        ad_window_clear(&o->window); /* then no snapshot: the delta goes without refs */
-}
-
 void ad_observe_hold(ad_observe *o, const ad_window *win, ad_tree *before)
 {
-    keep_window(o, win);
+    ad_window_clear(&o->window);
+    if (ad_window_copy(&o->window, win) < 0)
+        ad_window_clear(&o->window); /* out of memory: no after read, so no delta */
     ad_tree_clear(&o->before);
     o->before = *before;
     memset(before, 0, sizeof(*before));
-    o->have_before = o->before.root != NULL;
+    o->have_before = o->before.root != NULL && o->window.id != NULL;
 }
 
 /* The whole window with every native id, as a snapshot reads it: the diff compares
@@ -40,12 +32,11 @@ static int read_whole(ad_ctx *ctx, const char *window_id, int64_t deadline_us, a
 void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const ad_window *win,
                             int64_t deadline_us)
 {
-    keep_window(o, win);
     if (ctx->adapter->ops->watch_changes)
-        ctx->adapter->ops->watch_changes(ctx->adapter, o->window_id, deadline_us);
+        ctx->adapter->ops->watch_changes(ctx->adapter, win->id, deadline_us);
     ad_tree t = {0};
     ad_error_clear(&o->before_error);
-    if (read_whole(ctx, o->window_id, deadline_us, &t, &o->before_error) == 0)
+    if (read_whole(ctx, win->id, deadline_us, &t, &o->before_error) == 0)
         ad_observe_hold(o, win, &t);
 }
 
@@ -121,18 +112,20 @@ void ad_observe_finish(ad_ctx *ctx, ad_observe *o, bool settle_first, bool hide_
     ad_tree after = {0};
     ad_error after_error = AD_ERROR_INIT;
     bool have_after = o->have_before &&
-                      read_whole(ctx, o->window_id, ad_deadline_after_ms(3000), &after,
+                      read_whole(ctx, o->window.id, ad_deadline_after_ms(3000), &after,
                                  &after_error) == 0;
     /* Something added or changed: the after read becomes a snapshot, so those nodes carry
      * refs (observe_snapshot.h). A failed save leaves the delta without refs, and says why. */
+    ad_tree_delta *d = have_after ? ad_observe_diff(&o->before, &after) : NULL;
     ad_observe_snapshot snap = {0};
     ad_error snap_error = AD_ERROR_INIT;
-    bool snap_failed = have_after && o->window.id && ad_observe_has_news(&o->before, &after) &&
+    bool snap_failed = d && (d->n_added || d->n_changed) &&
                        ad_observe_snapshot_save(ctx, &o->window, &after, &snap, &snap_error) < 0;
     json_t *changes = ad_observe_changes_json(o->have_before ? &o->before : NULL,
-                                              have_after ? &after : NULL, &o->before_error,
-                                              &after_error, settled, settle_ms,
-                                              hide_values, &snap);
+                                              have_after ? &after : NULL, d, &o->before_error,
+                                              &after_error, settled, settle_ms, hide_values,
+                                              &snap);
+    ad_tree_delta_free(d);
     if (snap_failed)
         json_object_set_new(changes, "snapshot_error",
                             json_pack("{s:s, s:s}", "code", ad_error_code_name(snap_error.code),
@@ -178,7 +171,6 @@ void ad_observe_clear(ad_observe *o)
 {
     if (!o)
         return;
-    free(o->window_id);
     ad_window_clear(&o->window);
     ad_tree_clear(&o->before);
     ad_error_clear(&o->before_error);

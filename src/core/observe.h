@@ -12,8 +12,9 @@
  *                         period passed; "nothing_sent": the request was already satisfied)
  *                         and settle_ms; snapshot_id when something was added or changed:
  *                         the after read saved as a snapshot whose refs the delta's nodes
- *                         carry (core/observe_snapshot.h); or error (the code and message of
- *                         a read that failed) and no delta: an unread window is never "unchanged"
+ *                         carry (core/observe_snapshot.h); or error (the code and message
+ *                         of a read that failed) and no delta: an unread window is never
+ *                         "unchanged"
  *   data.details.events   the change events the app emitted from dispatch until the settle
  *                         that the after read does not already show, grouped by source
  *                         element ({role, name, events: ["kind:detail", ...], count}), at
@@ -35,6 +36,7 @@
 
 #include "core/ctx.h"
 #include "core/observe_snapshot.h"
+#include "core/tree_diff.h"
 #include "platform/adapter.h"
 
 #define AD_OBSERVE_QUIET_MS 300   /* GTK 4 applies a click about 250 ms after the call */
@@ -42,8 +44,7 @@
 #define AD_OBSERVE_EVENTS_LISTED 32
 
 typedef struct ad_observe {
-    char *window_id;        /* owned: the window acted on */
-    ad_window window;       /* owned: that window as the action found it (its snapshot's) */
+    ad_window window;       /* owned: the window acted on, as the action found it */
     ad_tree before;         /* owned: its read before dispatch */
     bool have_before;
     ad_error before_error;  /* why there is no before read */
@@ -57,7 +58,7 @@ typedef struct ad_observe {
  * is moved into o (and emptied). */
 void ad_observe_hold(ad_observe *o, const ad_window *win, ad_tree *before);
 
-/* Arms the adapter's watch on window_id's app and reads the whole window as the before read
+/* Arms the adapter's watch on win's app and reads the whole window as the before read
  * (press, which has no read of its own). A failed read is kept in o->before_error and shows
  * in data.changes; the action still runs. */
 void ad_observe_read_before(ad_ctx *ctx, ad_observe *o, const ad_window *win,
@@ -96,17 +97,20 @@ void ad_observe_clear(ad_observe *o); /* NULL-safe */
 
 /* ---- the report, without I/O (observe_report.c; unit-tested) ---------------------------- */
 
+/* The delta of two whole-window reads (both borrowed; it points into them), or NULL when
+ * either is missing (no root) or memory ran out. The caller frees it (ad_tree_delta_free). */
+ad_tree_delta *ad_observe_diff(const ad_tree *before, const ad_tree *after);
+
 /* data.changes for the two reads (both borrowed; before NULL with before_error set, after
- * NULL with after_error set), settled as above, without any "value" when hide_values. With
- * snap (the after read saved as a snapshot, core/observe_snapshot.h; may be NULL or empty),
- * the delta's nodes carry its refs and changes.snapshot_id names it. A new reference. */
+ * NULL with after_error set) and d, their ad_observe_diff (NULL when either is missing),
+ * settled as above, without any "value" when hide_values. With snap (the after read saved as
+ * a snapshot, core/observe_snapshot.h; may be NULL or empty), the delta's nodes carry its
+ * refs and changes.snapshot_id names it. A new reference. */
 json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
-                                const ad_error *before_error, const ad_error *after_error,
-                                const char *settled, int64_t settle_ms, bool hide_values,
+                                const ad_tree_delta *d, const ad_error *before_error,
+                                const ad_error *after_error, const char *settled,
+                                int64_t settle_ms, bool hide_values,
                                 const ad_observe_snapshot *snap);
-/* True when after holds a node added or changed since before (both complete-window reads,
- * borrowed): the after read is then worth a snapshot. */
-bool ad_observe_has_news(const ad_tree *before, const ad_tree *after);
 
 /* details.events: one entry per source element, in first-seen order, at most
  * AD_OBSERVE_EVENTS_LISTED, leaving out sources that are in after and that `changes`

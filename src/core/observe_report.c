@@ -36,22 +36,20 @@ static json_t *read_error_json(const char *which, const ad_error *e)
                      "message", ad_json_text(e->message ? e->message : ""));
 }
 
-bool ad_observe_has_news(const ad_tree *before, const ad_tree *after)
+ad_tree_delta *ad_observe_diff(const ad_tree *before, const ad_tree *after)
 {
+    if (!before || !before->root || !after || !after->root)
+        return NULL;
     ad_tree_diff_opts opts = {.before_complete = before->complete,
                               .after_complete = after->complete};
     ad_tree_delta *d = NULL;
-    if (!before->root || !after->root || ad_tree_diff(before->root, after->root, &opts, &d) < 0 ||
-        !d)
-        return false;
-    bool news = d->n_added || d->n_changed;
-    ad_tree_delta_free(d);
-    return news;
+    return ad_tree_diff(before->root, after->root, &opts, &d) < 0 ? NULL : d;
 }
 
 json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
-                                const ad_error *before_error, const ad_error *after_error,
-                                const char *settled, int64_t settle_ms, bool hide_values,
+                                const ad_tree_delta *d, const ad_error *before_error,
+                                const ad_error *after_error, const char *settled,
+                                int64_t settle_ms, bool hide_values,
                                 const ad_observe_snapshot *snap)
 {
     bool with_refs = snap && snap->id[0];
@@ -66,10 +64,7 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
         json_object_set_new(out, "error", read_error_json(b ? "before" : "after",
                                                           e ? e : &none));
     } else {
-        ad_tree_diff_opts opts = {.before_complete = before->complete,
-                                  .after_complete = after->complete};
-        ad_tree_delta *d = NULL;
-        if (ad_tree_diff(before->root, after->root, &opts, &d) < 0 || !d) {
+        if (!d) { /* ad_observe_diff of two reads fails only for memory */
             out = json_pack("{s:b, s:{s:s, s:s}}", "complete", 0, "error", "code", "INTERNAL",
                             "message", "out of memory");
         } else {
@@ -85,7 +80,6 @@ json_t *ad_observe_changes_json(const ad_tree *before, const ad_tree *after,
             if (!complete && json_is_true(json_object_get(out, "unchanged")))
                 json_object_del(out, "unchanged");
             json_object_set_new(out, "complete", json_boolean(complete));
-            ad_tree_delta_free(d);
         }
     }
     json_object_set_new(out, "settled", json_string(settled));

@@ -45,20 +45,19 @@ int ad_observe_snapshot_save(ad_ctx *ctx, const ad_window *win, const ad_tree *a
         goto done;
     }
     json_object_set_new(map, "next_ref", json_integer((json_int_t)next_ref));
+    /* The node -> ref pairs, made once: the stored read keeps them and the delta shows them. */
+    if (!(ret->refs = ad_node_refs_presented(&pr, &ret->n_refs))) {
+        ad_error_set(err, AD_INTERNAL, "out of memory");
+        goto done;
+    }
     /* The read first, then the refmap that makes the snapshot, as snapshot does. */
-    if (ad_tree_store_save_presented(ctx, id, after, win->id, &pr, err) < 0)
+    if (ad_tree_store_save(ctx, id, after->root, after->complete, win->id, ret->refs,
+                           ret->n_refs, err) < 0)
         goto done;
     if (ad_refstore_save(ctx, map, err) < 0) {
         ad_tree_store_remove(ctx, id);
         goto done;
     }
-    ret->refs = calloc(pr.refs_added ? pr.refs_added : 1, sizeof(*ret->refs));
-    if (!ret->refs) { /* saved, but the delta cannot name its refs: no snapshot_id shown */
-        ad_error_set(err, AD_INTERNAL, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; pr.ref_nodes && i < pr.refs_added; i++)
-        ret->refs[ret->n_refs++] = (ad_node_ref){pr.ref_nodes[i], pr.first_ref + i};
     ad_node_refs_sort(ret->refs, ret->n_refs);
     memcpy(ret->id, id, sizeof(id));
     ad_trace_event(ctx, "snapshot.saved",

@@ -361,17 +361,26 @@ void ad_tree_store_remove(ad_ctx *ctx, const char *snapshot_id)
     ad_error_clear(&ignored);
 }
 
+ad_node_ref *ad_node_refs_presented(const ad_present_result *pr, size_t *ret_n)
+{
+    ad_node_ref *refs = calloc(pr->refs_added ? pr->refs_added : 1, sizeof(*refs));
+    size_t n = 0;
+    for (size_t i = 0; refs && pr->ref_nodes && i < pr->refs_added; i++)
+        refs[n++] = (ad_node_ref){.node = pr->ref_nodes[i], .ref = pr->first_ref + i};
+    *ret_n = n;
+    return refs;
+}
+
 int ad_tree_store_save_presented(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,
                                  const char *window_id, const ad_present_result *pr,
                                  ad_error *err)
 {
-    ad_node_ref *refs = calloc(pr->refs_added ? pr->refs_added : 1, sizeof(*refs));
+    size_t n = 0;
+    ad_node_ref *refs = ad_node_refs_presented(pr, &n);
     if (!refs)
         return ad_error_set(err, AD_INTERNAL, "cannot store the snapshot's read");
-    for (size_t i = 0; pr->ref_nodes && i < pr->refs_added; i++)
-        refs[i] = (ad_node_ref){.node = pr->ref_nodes[i], .ref = pr->first_ref + i};
     int rc = ad_tree_store_save(ctx, snapshot_id, tree->root, tree->complete, window_id, refs,
-                                pr->ref_nodes ? pr->refs_added : 0, err);
+                                n, err);
     free(refs);
     return rc < 0 ? -1 : 0;
 }

@@ -55,6 +55,11 @@ int ad_tree_store_save(ad_ctx *ctx, const char *snapshot_id, const ad_node *root
                        bool complete, const char *window_id, const ad_node_ref *refs,
                        size_t n_refs, ad_error *err);
 
+/* The node -> ref pairs a presentation gave (pr->ref_nodes, numbered from pr->first_ref), in
+ * allocation order: a new array (the caller frees it) of *ret_n entries, NULL when out of
+ * memory. */
+ad_node_ref *ad_node_refs_presented(const ad_present_result *pr, size_t *ret_n);
+
 /* ad_tree_store_save for a new snapshot's read with the refs its presentation gave
  * (pr->ref_nodes, numbered from pr->first_ref). 0 (also when too large to keep), or -1. */
 int ad_tree_store_save_presented(ad_ctx *ctx, const char *snapshot_id, const ad_tree *tree,

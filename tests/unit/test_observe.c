@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/budget.h"
 #include "core/observe.h"
@@ -381,9 +382,13 @@ static void test_values_hidden_for_secret_input(void **state)
     (void)state;
     ad_tree before = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=old", NULL), NULL));
     ad_tree after = tree_of(fk("window|n=F", fk("textfield|n=Token|id=t|v=s3cret", NULL), NULL));
-    json_t *shown = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false, NULL);
+    ad_tree_delta *d = ad_observe_diff(&before, &after);
+    json_t *shown = ad_observe_changes_json(&before, &after, d, NULL, NULL, "quiet", 5, false,
+                                            NULL);
     assert_string_equal(tu_str(shown, "changed.0.value"), "s3cret");
-    json_t *hidden = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, true, NULL);
+    json_t *hidden = ad_observe_changes_json(&before, &after, d, NULL, NULL, "quiet", 5, true,
+                                             NULL);
+    ad_tree_delta_free(d);
     assert_string_equal(tu_str(hidden, "changed.0.changed.0"), "value");
     char *text = json_dumps(hidden, 0);
     assert_null(strstr(text, "s3cret"));
@@ -536,6 +541,31 @@ static void test_added_and_changed_nodes_carry_new_refs(void **state)
     json_decref(env);
 }
 
+/* The snapshot cannot be saved (the state root stopped being private during the action):
+ * the delta still comes, without refs, and says why; nothing is claimed saved. */
+static const char *state_root_to_open;
+static void confirm_and_open_state(fake_adapter *f, const ad_node *target)
+{
+    confirm_effect(f, target);
+    assert_int_equal(chmod(state_root_to_open, 0750), 0);
+}
+
+static void test_a_failed_snapshot_save_is_reported_not_hidden(void **state)
+{
+    tu_bed *b = *state;
+    state_root_to_open = b->home.state;
+    b->fake->act_effect = confirm_and_open_state;
+    json_t *env = act(b, "click", "Nothing", NULL, true, 0);
+    assert_int_equal(chmod(b->home.state, 0700), 0);
+    json_t *ch = tu_at(env, "data.changes");
+    assert_string_equal(tu_str(ch, "added.0.name"), "Confirm");
+    assert_null(tu_at(ch, "added.0.ref_id"));
+    assert_null(tu_at(ch, "snapshot_id"));
+    assert_non_null(tu_str(ch, "snapshot_error.code"));
+    assert_non_null(tu_str(ch, "snapshot_error.message"));
+    json_decref(env);
+}
+
 /* Events whose source data.changes lists (changed, at its after-read path) are counted in
  * *explained and left out; another source's events stay listed, named by role and name. */
 static void test_events_explained_by_changes_are_counted_not_listed(void **state)
@@ -554,7 +584,10 @@ static void test_events_explained_by_changes_are_counted_not_listed(void **state
     ad_change_events ev = {0}, more = f->changes;
     memset(&f->changes, 0, sizeof(f->changes));
     ad_observe_events_append(&ev, &more);
-    json_t *changes = ad_observe_changes_json(&before, &after, NULL, NULL, "quiet", 5, false, NULL);
+    ad_tree_delta *d = ad_observe_diff(&before, &after);
+    json_t *changes = ad_observe_changes_json(&before, &after, d, NULL, NULL, "quiet", 5, false,
+                                              NULL);
+    ad_tree_delta_free(d);
     assert_string_equal(tu_str(changes, "changed.0.name"), "status: saved");
     size_t explained = 99;
     json_t *list = ad_observe_events_json(&ev, &before, &after, changes, &explained);
@@ -586,6 +619,8 @@ int main(void)
         cmocka_unit_test(test_events_explained_by_changes_are_counted_not_listed),
         cmocka_unit_test_setup_teardown(test_added_and_changed_nodes_carry_new_refs, setup,
                                         tu_bed_teardown),
+        cmocka_unit_test_setup_teardown(test_a_failed_snapshot_save_is_reported_not_hidden,
+                                        setup, tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_click_that_changes_nothing_says_unchanged, setup,
                                         tu_bed_teardown),
         cmocka_unit_test_setup_teardown(test_event_without_a_read_never_upgrades, setup,

@@ -174,8 +174,10 @@ def test_hover_and_drag_glide_the_cursor(cli, fixture_app):
         # The cursor reappears at the drop once the helper handles the drag's "unhide", which
         # the command waits for at most AD_OVERLAY_HIDE_MS (150 ms): under load it can come
         # after the command exited (CI saw it mid-glide at exit), so poll for it to arrive.
-        obs.wait_until(lambda: (lambda g: g[0] and abs(g[1] - tx) <= 3 and abs(g[2] - ty) <= 3)(
-            w.geometry(body)), timeout=10.0, what="the cursor at the drop point")
+        def shown_at_drop():
+            viewable, x, y = w.geometry(body)
+            return viewable and abs(x - tx) <= 3 and abs(y - ty) <= 3
+        obs.wait_until(shown_at_drop, timeout=10.0, what="the cursor at the drop point")
         pointer = xdotool("getmouselocation", "--shell").split()
         assert "X=%d" % tx in pointer and "Y=%d" % ty in pointer, pointer
     finally:

@@ -269,7 +269,7 @@ def test_added_node_carries_a_ref_that_acts(cli, fixture_app):
     assert [a["name"] for a in added] == [row_name], ch
     assert added[0]["ref_id"].startswith("@%s:e" % sid), added
     cli.ok("click", added[0]["ref_id"])
-    wait_state(fixture_app, lambda s: s.get("last_action", "").startswith("clicked"),
+    wait_state(fixture_app, lambda s: s.get("last_action") == "clicked " + row_name,
                "the row click")
     again = cli.ok("snapshot", "--since", sid)
     assert again["since"] == sid, again

@@ -198,8 +198,10 @@ def test_gtk4_window_screenshot_is_the_windows_pixels(cli, calculator_app, tmp_p
 
     # The calculator may still be settling its size after activation (a fresh-clone CI run
     # read 365x508, then shot 365x471): compare against bounds that held across two reads.
-    row, region = obs.wait_until(lambda: (lambda a, b: a if a[1] == b[1] else None)(
-        window_region(), window_region()), what="the calculator's size to settle")
+    def settled():
+        first, second = window_region(), window_region()
+        return first if first[1] == second[1] else None
+    row, region = obs.wait_until(settled, what="the calculator's size to settle")
     rows = [row]
     path = str(tmp_path / "calc.png")
 

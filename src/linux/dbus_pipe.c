@@ -45,6 +45,10 @@ struct ad_pipe {
     int64_t answer_budget_us; /* 0: off */
     dest_state *dests;
     size_t n_dests;
+    ad_pipe_refill_fn refill;
+    void *refill_ud;
+    bool refilling; /* inside refill: its own ad_pipe_call must not call it again */
+    bool held;      /* ad_pipe_hold: nothing more is sent */
 };
 
 static const sd_bus_error unanswered_error =
@@ -87,6 +91,17 @@ static size_t dest_index(ad_pipe *p, const char *dest)
     if (!d[p->n_dests].name)
         return (size_t)-1;
     return p->n_dests++;
+}
+
+void ad_pipe_set_refill(ad_pipe *p, ad_pipe_refill_fn fn, void *ud)
+{
+    p->refill = fn;
+    p->refill_ud = ud;
+}
+
+void ad_pipe_hold(ad_pipe *p)
+{
+    p->held = true;
 }
 
 void ad_pipe_set_peer(ad_pipe *p, bool peer)
@@ -273,14 +288,32 @@ static int64_t next_wake(const ad_pipe *p, int64_t deadline_us)
 
 static void pump(ad_pipe *p)
 {
-    while (p->head && p->in_flight < p->max_in_flight) {
-        call *c = p->head;
-        p->head = c->next;
-        if (!p->head)
-            p->tail = NULL;
-        p->queued--;
-        send_one(p, c);
+    if (p->held)
+        return;
+    for (;;) {
+        while (p->head && p->in_flight < p->max_in_flight) {
+            call *c = p->head;
+            p->head = c->next;
+            if (!p->head)
+                p->tail = NULL;
+            p->queued--;
+            send_one(p, c);
+        }
+        if (p->head || p->in_flight >= p->max_in_flight || !p->refill || p->refilling)
+            return;
+        p->refilling = true;
+        bool more = p->refill(p->refill_ud);
+        p->refilling = false;
+        if (!more)
+            return;
     }
+}
+
+/* Sends what it can, then says whether anything is still queued or in flight. */
+static bool busy(ad_pipe *p)
+{
+    pump(p);
+    return p->in_flight > 0 || p->head;
 }
 
 int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *iface,
@@ -316,8 +349,7 @@ int ad_pipe_call(ad_pipe *p, const char *dest, const char *path, const char *ifa
 
 int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
 {
-    while (p->in_flight > 0 || p->head) {
-        pump(p);
+    while (busy(p)) {
         int r = sd_bus_process(p->bus, NULL);
         if (r < 0) {
             p->failed = true;
@@ -341,13 +373,12 @@ int ad_pipe_run(ad_pipe *p, int64_t deadline_us)
 int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
 {
     for (;;) {
-        bool busy = false, progressed = false;
+        bool any_busy = false, progressed = false;
         for (unsigned i = 0; i < n; i++) {
             ad_pipe *p = pipes[i];
-            if (!p || (p->in_flight == 0 && !p->head))
+            if (!p || !busy(p))
                 continue;
-            busy = true;
-            pump(p);
+            any_busy = true;
             int r = sd_bus_process(p->bus, NULL);
             if (r < 0) {
                 p->failed = true;
@@ -356,7 +387,7 @@ int ad_pipe_run_all(ad_pipe **pipes, unsigned n, int64_t deadline_us)
             progressed |= r > 0;
             progressed |= expire_unanswering(p);
         }
-        if (!busy)
+        if (!any_busy)
             return 0;
         if (progressed)
             continue;

@@ -80,6 +80,86 @@ bool ad_walker_no_such_property(const sd_bus_error *e)
             strcmp(e->name, "org.freedesktop.DBus.Error.UnknownMethod") == 0);
 }
 
+/* ---- work held back until the pipe has room ----------------------------------------------- */
+
+/* What a node still has to ask, in the order it became due (ad_walker_refill). */
+enum { WORK_READ, WORK_CHILDREN, WORK_EXTRAS };
+struct walker_work {
+    walker_work *next;
+    wnode *wn;
+    int kind;
+};
+
+static void issue_child(wnode *wn);
+static void read_live(wnode *wn);
+
+/* Appends the work; when that cannot be allocated, does it now (as every call was issued
+ * before the queue existed). */
+static void defer(wnode *wn, int kind)
+{
+    walker *w = wn->w;
+    walker_work *k = malloc(sizeof(*k));
+    if (!k) {
+        if (kind == WORK_READ)
+            read_live(wn);
+        else if (kind == WORK_EXTRAS)
+            ad_walker_request_extras(wn, wn->extras_need_id);
+        else
+            while (wn->enum_next < wn->enum_end)
+                issue_child(wn);
+        return;
+    }
+    *k = (walker_work){NULL, wn, kind};
+    if (w->work_tail)
+        w->work_tail->next = k;
+    else
+        w->work_head = k;
+    w->work_tail = k;
+}
+
+void ad_walker_queue_extras(wnode *wn, bool need_id)
+{
+    wn->extras_need_id = need_id;
+    wn->extras_named = wn->node->name.state == AD_FIELD_KNOWN;
+    defer(wn, WORK_EXTRAS);
+}
+
+bool ad_walker_refill(void *walker_ud)
+{
+    walker *w = walker_ud;
+    walker_work *k = w->work_head;
+    if (!k)
+        return false;
+    wnode *wn = k->wn;
+    if (k->kind == WORK_CHILDREN) {
+        /* One child per refill, the work staying first until its last child is asked: the
+         * children of one node go out together, in index order. */
+        issue_child(wn);
+        if (wn->enum_next < wn->enum_end)
+            return true;
+    }
+    w->work_head = k->next;
+    if (!w->work_head)
+        w->work_tail = NULL;
+    int kind = k->kind;
+    free(k);
+    if (kind == WORK_READ)
+        read_live(wn);
+    else if (kind == WORK_EXTRAS)
+        ad_walker_request_extras(wn, wn->extras_need_id);
+    return true;
+}
+
+/* After the deadline or a failed bus: the work still held is asked into the held pipe, whose
+ * teardown cancels it, so every unread field becomes unknown and every unasked child a pruned
+ * placeholder exactly as for a call cut in flight (never absent). */
+static void cancel_held_work(walker *w)
+{
+    ad_pipe_hold(w->pipe);
+    while (ad_walker_refill(w))
+        ;
+}
+
 /* ---- children --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -100,31 +180,44 @@ static void on_child_at_index(sd_bus_message *m, const sd_bus_error *e, void *ud
     ad_walker_done(parent);
 }
 
-/* Creates `count` placeholders and asks for each child by index. */
+/* Asks the parent's child at enum_next for the placeholder made for it. */
+static void issue_child(wnode *wn)
+{
+    long i = wn->enum_next++;
+    child_req *cr = malloc(sizeof(*cr));
+    if (!cr)
+        return; /* the placeholder keeps no address and is pruned; the parent is marked cut */
+    *cr = (child_req){wn, wn->node->children[wn->enum_base + (size_t)i]};
+    ad_pipe_args a = {.sig = "i", .i = {(int32_t)i}};
+    wn->outstanding++;
+    if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
+                     "GetChildAtIndex", &a, on_child_at_index, cr) < 0) {
+        wn->outstanding--;
+        free(cr);
+    }
+}
+
+/* Creates `count` placeholders; each child is asked by index as the pipe has room. */
 static void enumerate_live(wnode *wn, long count)
 {
     long n = wn->w->stopping ? 0 : ad_walker_admit_children(wn, count);
     if (wn->w->stopping && count > 0)
         wn->node->children_cut = true;
-    for (long i = 0; i < n; i++) {
+    wn->enum_base = wn->node->n_children;
+    long made = 0;
+    for (; made < n; made++) {
         ad_node *child = ad_node_new();
-        child_req *cr = malloc(sizeof(*cr));
-        if (!child || !cr || ad_node_add_child(wn->node, child) < 0) {
-            free(cr);
+        if (!child || ad_node_add_child(wn->node, child) < 0) {
             ad_node_free(child);
             wn->node->children_cut = true;
             ad_walker_mark_cut(wn->w, "allocation");
-            return;
-        }
-        *cr = (child_req){wn, child};
-        ad_pipe_args a = {.sig = "i", .i = {(int32_t)i}};
-        wn->outstanding++;
-        if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
-                         "GetChildAtIndex", &a, on_child_at_index, cr) < 0) {
-            wn->outstanding--;
-            free(cr);
+            break;
         }
     }
+    wn->enum_next = 0;
+    wn->enum_end = made;
+    if (made > 0)
+        defer(wn, WORK_CHILDREN);
 }
 
 static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
@@ -171,7 +264,7 @@ static void base_done(wnode *wn)
 {
     if (--wn->base_pending == 0) {
         ad_walker_apply_role_states(wn);
-        ad_walker_request_extras(wn, false);
+        ad_walker_queue_extras(wn, false);
     }
     ad_walker_done(wn);
 }
@@ -272,15 +365,24 @@ void ad_walker_read_node(wnode *wn)
         ad_walker_apply_role_states(wn);
         /* The id is the one field GetItems lacks that no other call brings: asked here,
          * after the walk (ad_walker_request_needed_ids), or never. */
-        bool defer = !w->no_native_ids && w->lim->native_id_needed;
-        if (defer) {
+        bool id_later = !w->no_native_ids && w->lim->native_id_needed;
+        if (id_later) {
             ad_text_unknown(&wn->node->native_id);
             wn->node->native_id_unread = true;
         }
-        ad_walker_request_extras(wn, !w->no_native_ids && !defer);
+        ad_walker_queue_extras(wn, !w->no_native_ids && !id_later);
         children_from_cache(wn, it);
         return;
     }
+    /* Its calls wait for room in the pipe; the cached nodes above are read at once, so a
+     * cached tree is still visited depth first (what a node limit keeps). */
+    defer(wn, WORK_READ);
+}
+
+/* The calls of a node the cache does not hold. */
+static void read_live(wnode *wn)
+{
+    walker *w = wn->w;
     wn->base_pending = 3;
     ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetRole", NULL, on_role);
     ad_walker_call(wn, ATSPI_IFACE_ACCESSIBLE, "GetState", NULL, on_state);
@@ -355,6 +457,7 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe_call(w.pipe, bus_name, path, ATSPI_IFACE_COMPONENT, "GetExtents",
                  &screen, on_frame_extents, ret_frame);
     int r = ad_pipe_run(w.pipe, lim->deadline_us);
+    ad_pipe_set_refill(w.pipe, ad_walker_refill, &w);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
     w.no_native_ids = ad_atspi_toolkit_has_no_ids(toolkit, version);
     ret_frame->window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
@@ -368,8 +471,10 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     /* One more pipelined round, once every other field is in: the ids the caller needs. */
     if (r == 0 && ad_walker_request_needed_ids(&w) > 0)
         r = ad_pipe_run(w.pipe, lim->deadline_us);
-    if (r != 0)
+    if (r != 0) {
         ad_walker_mark_cut(&w, r > 0 ? "deadline" : "bus_failed");
+        cancel_held_work(&w);
+    }
     w.stopping = true;
     ad_pipe_free(w.pipe); /* cancels what is left: those fields become unknown */
     ad_walker_finish(&w, root);

@@ -115,8 +115,8 @@ static void on_action_name(sd_bus_message *m, const sd_bus_error *e, void *ud)
     const char *name = NULL;
     /* GTK4 4.8 can report more actions than GetName accepts (a label with 8 actions whose
      * names all fail): a failed index is not an action, not an unread node. */
-    if (m && sd_bus_message_read(m, "s", &name) >= 0 && name && ar->index < AD_MAX_RAW_ACTIONS)
-        wn->raw_actions[ar->index] = strdup(name);
+    if (m && sd_bus_message_read(m, "s", &name) >= 0 && name && ar->index < wn->n_raw_actions)
+        wn->actions_canon[ar->index] = ad_atspi_action_canonical(name);
     else if (!m && action_unanswered(e))
         wn->actions_cut = true;
     free(ar);
@@ -139,6 +139,12 @@ static void on_n_actions(sd_bus_message *m, const sd_bus_error *e, void *ud)
         n = AD_MAX_RAW_ACTIONS;
     if (wn->w->stopping && n > 0) { /* the names will not be asked: unknown, not none */
         wn->node->actions_state = AD_FIELD_UNKNOWN;
+        ad_walker_done(wn);
+        return;
+    }
+    if (n > 0 && !(wn->actions_canon = calloc((size_t)n, sizeof(*wn->actions_canon)))) {
+        wn->node->actions_state = AD_FIELD_UNKNOWN;
+        ad_walker_mark_cut(wn->w, "allocation");
         ad_walker_done(wn);
         return;
     }
@@ -245,7 +251,7 @@ void ad_walker_request_extras(wnode *wn, bool need_id)
         ad_walker_call(wn, "org.a11y.atspi.Selection", "GetSelectedChild", &a, on_selected_child);
         return;
     }
-    bool has_name = n->name.state == AD_FIELD_KNOWN;
+    bool has_name = wn->extras_named;
     /* An entry's text is its value even without EditableText: Chromium (156) gives its
      * <input> fields Text only, and a name from their label. */
     bool entry = (wn->ifaces & AD_IF_TEXT) && wn->have_role && wn->role == ROLE_ENTRY;

@@ -54,10 +54,13 @@ void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path
         ad_walker_mark_cut(w, "allocation");
         return;
     }
+    /* One copy of the address: the node's. The bus name is the app's (borrowed) on every node
+     * but embedded ones; at 50,000 nodes each copy cost ~2 MB. */
     wn->w = w;
     wn->node = node;
-    wn->bus = strdup(bus);
-    wn->path = strdup(path);
+    wn->own_bus = strcmp(bus, w->app_bus) != 0 ? strdup(bus) : NULL;
+    wn->bus = wn->own_bus ? wn->own_bus : w->app_bus;
+    wn->path = addr + strlen(bus) + 1;
     wn->depth = depth;
     wn->next_all = w->all;
     w->all = wn;
@@ -136,8 +139,8 @@ void ad_walker_finish_actions(wnode *wn)
 {
     ad_node *n = wn->node;
     bool expandable = n->caps & AD_CAP_EXPANDABLE;
-    for (int i = 0; i < wn->n_raw_actions; i++) {
-        const char *c = wn->raw_actions[i] ? ad_atspi_action_canonical(wn->raw_actions[i]) : NULL;
+    for (int i = 0; i < wn->n_raw_actions && wn->actions_canon; i++) {
+        const char *c = wn->actions_canon[i];
         if (!c)
             continue;
         /* GTK lists expander actions on rows that cannot expand; keep them only where the
@@ -284,10 +287,8 @@ void ad_walker_finish(walker *w, ad_node *root)
         /* A node whose calls were cut by the deadline keeps unknown fields. */
         if (!wn->have_role && wn->base_pending > 0)
             ad_walker_apply_role_states(wn);
-        for (int i = 0; i < AD_MAX_RAW_ACTIONS; i++)
-            free(wn->raw_actions[i]);
-        free(wn->bus);
-        free(wn->path);
+        free(wn->actions_canon);
+        free(wn->own_bus);
         free(wn);
         wn = next;
     }

@@ -14,6 +14,7 @@
 #define AD_MAX_RAW_ACTIONS 32
 
 typedef struct wnode wnode;
+typedef struct walker_work walker_work;
 
 typedef struct walker {
     ad_pipe *pipe;      /* the accessibility bus */
@@ -30,12 +31,17 @@ typedef struct walker {
     bool incomplete;
     const char *cut_reason; /* the first reason the read was cut */
     wnode *all;             /* every wnode, freed by ad_walker_finish */
+    /* Calls held back until the pipe has room, first due first: a live node's read, its
+     * children by index, a node's extras (walker.c, ad_walker_refill). */
+    walker_work *work_head, *work_tail;
 } walker;
 
 struct wnode {
     walker *w;
     ad_node *node;
-    char *bus, *path;
+    const char *bus;  /* w->app_bus, or own_bus for a node another process embeds */
+    const char *path; /* into node->address ("bus|path") */
+    char *own_bus;
     int depth;
     uint32_t role, ifaces;
     ad_atspi_states states;
@@ -45,8 +51,22 @@ struct wnode {
     int n_raw_actions, actions_pending;
     bool actions_cut; /* a GetName got no reply (deadline, silent app): the list is unknown */
     bool bounds_requested;
-    char *raw_actions[AD_MAX_RAW_ACTIONS];
+    /* The canonical name of each raw action index (ad_atspi_action_canonical: static
+     * strings; NULL for one that is ignored or whose GetName failed), n_raw_actions of them;
+     * allocated once NActions is known, and only for nodes with actions. */
+    const char **actions_canon;
     wnode *next_all;
+    /* Live children: placeholders children[enum_base ...] made at once, asked by index
+     * enum_next .. enum_end-1 as the pipe has room. */
+    size_t enum_base;
+    long enum_next, enum_end;
+    bool extras_need_id; /* the AccessibleId is asked with the extras */
+    /* Whether the name was known when the extras were queued: the text of a text element is
+     * read as its value only when it was not (ad_walker_request_extras). An uncached node is
+     * queued on its GetInterfaces reply, before its GetAll's (the app answers in order), so a
+     * live-read GTK 3 label gets its text read although it has a name; a cached one does
+     * not. Deciding at queue time keeps that as it was before extras were queued. */
+    bool extras_named;
 };
 
 /* Calls for one node (walker.c). ad_walker_call issues `member` on the node's own pipe and
@@ -62,6 +82,11 @@ bool ad_walker_no_such_property(const sd_bus_error *e);
 /* Fetches what the cache does not carry, once role, states and interfaces are known
  * (walker_extras.c). */
 void ad_walker_request_extras(wnode *wn, bool need_id);
+/* Queues the node for ad_walker_request_extras when the pipe has room (walker.c). */
+void ad_walker_queue_extras(wnode *wn, bool need_id);
+/* The pipe's refill (ad_pipe_set_refill, ud the walker): issues the first held-back work.
+ * False when none is held. */
+bool ad_walker_refill(void *walker_ud);
 /* After the walk: asks the AccessibleId of each node whose id was left unread and that
  * lim->native_id_needed wants (walker_extras.c). Returns how many were asked. */
 size_t ad_walker_request_needed_ids(walker *w);
@@ -69,7 +94,8 @@ size_t ad_walker_request_needed_ids(walker *w);
 ad_pipe *ad_walker_pipe(const wnode *wn);
 /* Starts reading `node` at (bus, path): records the address and issues its calls. */
 void ad_walker_visit(walker *w, ad_node *node, const char *bus, const char *path, int depth);
-/* Issues the calls for one node (walker.c). */
+/* Reads one node: from the cache at once, or live with calls held back until the pipe has
+ * room (walker.c). */
 void ad_walker_read_node(wnode *wn);
 /* How many of `count` children may be read under the limits; marks the cut otherwise. */
 long ad_walker_admit_children(wnode *wn, long count);

@@ -29,6 +29,7 @@ typedef struct {
     sd_bus *bus;
     answer_policy policy;
     atomic_bool stop;
+    atomic_int received; /* calls that reached the server */
     sd_bus_message **held; /* calls not answered yet (owned references) */
     size_t n_held, cap_held;
     pthread_t thread;
@@ -45,6 +46,7 @@ static int on_echo(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
             abort(); /* no cmocka assert off the test's thread */
     }
     s->held[s->n_held++] = sd_bus_message_ref(m);
+    atomic_fetch_add(&s->received, 1);
     return 1; /* answered later, out of order */
 }
 
@@ -248,12 +250,89 @@ static void test_free_cancels_what_stays_in_flight(void **state)
     bed_free(b);
 }
 
+/* A refill that gives one call per invocation, N_CALLS in all, and notes the longest the
+ * pipe's queue got while it was asked. */
+typedef struct {
+    outcome *o;
+    int32_t next;
+    unsigned refills, max_pending, in_flight;
+} feeder;
+
+static bool feed_one(void *ud)
+{
+    feeder *f = ud;
+    f->refills++;
+    if (ad_pipe_pending(f->o->pipe) > f->max_pending)
+        f->max_pending = ad_pipe_pending(f->o->pipe);
+    if (f->next >= N_CALLS)
+        return false;
+    submit(f->o, f->next++);
+    return true;
+}
+
+/* Work held back by the caller goes out as slots free: every call is answered, ad_pipe_run
+ * returns only once the refill has nothing more, and the pipe never holds more than its
+ * in-flight calls (a walk that queued everything held ~7 records per node). */
+static void test_refill_keeps_the_queue_short(void **state)
+{
+    (void)state;
+    bed *b = bed_new(ANSWER_ALL);
+    outcome *o = outcome_new(b, 16, 0);
+    feeder f = {.o = o};
+    ad_pipe_set_refill(o->pipe, feed_one, &f);
+    assert_int_equal(ad_pipe_run(o->pipe, in_us(60 * 1000 * 1000)), 0);
+    assert_int_equal(f.next, N_CALLS);
+    assert_int_equal(ad_pipe_pending(o->pipe), 0);
+    for (int n = 0; n < N_CALLS; n++)
+        assert_int_equal(o->replies[n], 1);
+    /* Asked only with a free slot: at most 15 in flight, nothing queued. */
+    assert_true(f.max_pending < 16);
+    ad_pipe_free(o->pipe);
+    free(o);
+    bed_free(b);
+}
+
+/* A held pipe sends nothing: calls queued after ad_pipe_hold reach neither the server nor
+ * the refill, and ad_pipe_free cancels each once. The canary is a call on a second pipe over
+ * the same connection after them: once it is answered, anything the held pipe had sent would
+ * have reached the server before it. */
+static void test_a_held_pipe_sends_nothing_and_free_cancels(void **state)
+{
+    (void)state;
+    enum { N = 10 };
+    bed *b = bed_new(ANSWER_ALL);
+    outcome *o = outcome_new(b, IN_FLIGHT, 0);
+    feeder f = {.o = o, .next = N_CALLS};
+    ad_pipe_set_refill(o->pipe, feed_one, &f);
+    ad_pipe_hold(o->pipe);
+    for (int32_t n = 0; n < N; n++)
+        submit(o, n);
+    assert_int_equal(ad_pipe_pending(o->pipe), N);
+    outcome *canary = outcome_new(b, 4, 0);
+    submit(canary, N);
+    assert_int_equal(ad_pipe_run(canary->pipe, in_us(60 * 1000 * 1000)), 0);
+    assert_int_equal(canary->replies[N], 1);
+    assert_int_equal(atomic_load(&b->server.received), 1);
+    assert_int_equal(f.refills, 0);
+    ad_pipe_free(o->pipe);
+    for (int n = 0; n < N; n++) {
+        assert_int_equal(o->replies[n], 0);
+        assert_int_equal(o->cancelled[n], 1);
+    }
+    ad_pipe_free(canary->pipe);
+    free(canary);
+    free(o);
+    bed_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_reply_reaches_its_own_call),
         cmocka_unit_test(test_replies_may_submit_calls),
         cmocka_unit_test(test_free_cancels_what_stays_in_flight),
+        cmocka_unit_test(test_refill_keeps_the_queue_short),
+        cmocka_unit_test(test_a_held_pipe_sends_nothing_and_free_cancels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

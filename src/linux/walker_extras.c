@@ -251,7 +251,7 @@ void ad_walker_request_extras(wnode *wn, bool need_id)
         ad_walker_call(wn, "org.a11y.atspi.Selection", "GetSelectedChild", &a, on_selected_child);
         return;
     }
-    bool has_name = wn->extras_named;
+    bool has_name = n->name.state == AD_FIELD_KNOWN;
     /* An entry's text is its value even without EditableText: Chromium (156) gives its
      * <input> fields Text only, and a name from their label. */
     bool entry = (wn->ifaces & AD_IF_TEXT) && wn->have_role && wn->role == ROLE_ENTRY;

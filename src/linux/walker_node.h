@@ -46,7 +46,7 @@ struct wnode {
     uint32_t role, ifaces;
     ad_atspi_states states;
     bool have_role, have_states;
-    int base_pending;    /* GetRole/GetState/GetInterfaces still out (uncached nodes) */
+    int base_pending;    /* GetRole/GetState/GetInterfaces and the name still out (uncached) */
     int outstanding;     /* calls not yet answered */
     int n_raw_actions, actions_pending;
     bool actions_cut; /* a GetName got no reply (deadline, silent app): the list is unknown */
@@ -61,12 +61,6 @@ struct wnode {
     size_t enum_base;
     long enum_next, enum_end;
     bool extras_need_id; /* the AccessibleId is asked with the extras */
-    /* Whether the name was known when the extras were queued: the text of a text element is
-     * read as its value only when it was not (ad_walker_request_extras). An uncached node is
-     * queued on its GetInterfaces reply, before its GetAll's (the app answers in order), so a
-     * live-read GTK 3 label gets its text read although it has a name; a cached one does
-     * not. Deciding at queue time keeps that as it was before extras were queued. */
-    bool extras_named;
 };
 
 /* Calls for one node (walker.c). ad_walker_call issues `member` on the node's own pipe and

@@ -9,17 +9,18 @@
 # Measured 2026-12-02 (GTK 4, private headless openbox desktop), identical in both trials:
 #   first snapshot:  3,439 method calls, 457 signals (439 of them Cache.AddAccessible), ~260 ms
 #   second, third:   1,119 method calls,   8 signals, 60-90 ms
-# The difference is GTK 4's, not a read we could skip: GTK 4 creates an accessible object
-# only when a client first asks for it, so the first Cache.GetItems returns the few objects
-# that exist, the walker finds the cached links incomplete and reads the rest live
-# (GetChildAtIndex, GetRole, GetState, GetInterfaces, GetAll: ~440 each, one per node), and
-# each GetChildAtIndex makes GTK 4 build that child and announce it (the AddAccessible
-# signals). From the second read on, GetItems holds every node and those five per-node calls
-# disappear. What remains per node on every read (Properties.Get, Action.GetName, ~460
-# each, and GetExtents) is the same in both reads.
-# A way to ask less on a cold read (not done): read children with one GetChildren per parent
-# instead of GetChildAtIndex per child, then take the roles, states and interfaces from a
-# second GetItems (or from the AddAccessible signals) instead of four calls per node.
+# The difference is GTK 4's: it creates an accessible object only when a client first asks
+# for it, so the first Cache.GetItems returns the few objects that exist, the walker finds the
+# cached links incomplete and reads the rest live (GetChildAtIndex, GetRole, GetState,
+# GetInterfaces, GetAll: ~440 each, one per node), and each GetChildAtIndex makes GTK 4 build
+# that child and announce it (the AddAccessible signals). From the second read on, GetItems
+# holds every node and those five per-node calls disappear.
+# Since 2026-12-03 the walker takes role, states, interfaces and name from those AddAccessible
+# signals (walker.c, watch_announcements), so GetRole, GetState, GetInterfaces and GetAll are
+# gone from the first read too; GetChildAtIndex stays, and ChildCount is asked of each node
+# with children (Properties.Get). Measured on a loaded machine, one trial:
+#   first snapshot:  3,315 -> 1,836 method calls (+1 AddMatch, +1 RemoveMatch), 1163 -> 832 ms
+#   second, third:   1,119 -> 1,121 method calls (the match is added on every GTK 4 read)
 # Every app it starts is stopped by pid; the desktop by ad_desktop_stop in the EXIT trap.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -234,11 +234,11 @@ static void on_child_count(sd_bus_message *m, const sd_bus_error *e, void *ud)
     ad_walker_done(wn);
 }
 
-static void children_from_cache(wnode *wn, const ad_cache_item *it)
+static void children_from_cache(wnode *wn, const ad_item_cache *cache, const ad_cache_item *it)
 {
     walker *w = wn->w;
     const ad_cache_item *kids[4096];
-    long n = ad_item_cache_children(w->cache, it, kids, 4096);
+    long n = ad_item_cache_children(cache, it, kids, 4096);
     if (n < 0) {
         /* Links do not add up (hidden GtkStack pages, uncached menu items): read live. */
         ad_walker_get_prop(wn, ATSPI_IFACE_ACCESSIBLE, "ChildCount", on_child_count);
@@ -351,9 +351,11 @@ static void on_prop_description(sd_bus_message *m, const sd_bus_error *e, void *
 void ad_walker_read_node(wnode *wn)
 {
     walker *w = wn->w;
-    const ad_cache_item *it = strcmp(wn->bus, w->app_bus) == 0
-                                  ? ad_item_cache_get(w->cache, wn->path)
-                                  : NULL;
+    bool ours = strcmp(wn->bus, w->app_bus) == 0;
+    const ad_item_cache *cache = w->cache;
+    const ad_cache_item *it = ours ? ad_item_cache_get(cache, wn->path) : NULL;
+    if (!it && ours && (it = ad_item_cache_get(w->announced, wn->path)))
+        cache = w->announced; /* its children, if any are announced yet, are there too */
     if (it) {
         wn->role = it->role;
         wn->have_role = true;
@@ -371,7 +373,7 @@ void ad_walker_read_node(wnode *wn)
             wn->node->native_id_unread = true;
         }
         ad_walker_queue_extras(wn, !w->no_native_ids && !id_later);
-        children_from_cache(wn, it);
+        children_from_cache(wn, cache, it);
         return;
     }
     /* Its calls wait for room in the pipe; the cached nodes above are read at once, so a
@@ -405,6 +407,40 @@ static void read_live(wnode *wn)
     }
     ad_pipe_args a = {.sig = "s", .s = {ATSPI_IFACE_ACCESSIBLE}};
     ad_walker_call(wn, DBUS_IFACE_PROPERTIES, "GetAll", &a, on_get_all);
+}
+
+/* ---- GTK 4: the accessibles it builds as the read asks for them -------------------------- */
+
+static int on_add_accessible(sd_bus_message *m, void *ud, sd_bus_error *ret_error)
+{
+    (void)ret_error;
+    walker *w = ud;
+    ad_item_cache_add_announced(w->announced, m, w->app_bus);
+    return 0;
+}
+
+/* GTK 4 (4.8) builds an element's accessible only when a client first asks for it, so the
+ * first read of a fresh window finds few items in GetItems and reads the rest live: five
+ * calls per node (GetChildAtIndex, GetRole, GetState, GetInterfaces, GetAll). Building each
+ * one, GTK sends it in a Cache.AddAccessible signal before it answers the GetChildAtIndex
+ * that caused it; the bus daemon keeps one sender's messages in order, so by the time the
+ * reply is processed the item is here, and the node is read like a cached one: the same
+ * item, from the same app, a moment later than GetItems would have given it. Measured on a
+ * fresh gtk4-demo (bench/bench-gtk4-cold.sh): see that script. A signal that did not come
+ * (another toolkit, an older GTK) leaves the node read live, as before. The match is sent
+ * before any call of the walk, so the daemon installs it before it routes their replies. */
+static void watch_announcements(walker *w, sd_bus *bus)
+{
+    char rule[256];
+    int n = snprintf(rule, sizeof(rule),
+                     "type='signal',sender='%s',path='%s',interface='%s',member='AddAccessible'",
+                     w->app_bus, ATSPI_CACHE_PATH, ATSPI_IFACE_CACHE);
+    if (n < 0 || (size_t)n >= sizeof(rule) || !(w->announced = ad_item_cache_new_announced()))
+        return;
+    if (sd_bus_add_match_async(bus, &w->announce_match, rule, on_add_accessible, NULL, w) < 0) {
+        ad_item_cache_free(w->announced);
+        w->announced = NULL;
+    }
 }
 
 /* ---- the read --------------------------------------------------------------------------- */
@@ -470,6 +506,8 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     bool gtk3 = ad_atspi_toolkit_is_gtk3(toolkit, version);
     free(toolkit);
     free(version);
+    if (r == 0 && ret_frame->window_relative)
+        watch_announcements(&w, bus);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);
         r = ad_pipe_run(w.pipe, lim->deadline_us);
@@ -487,6 +525,8 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     if (gtk3)
         ad_walker_mark_model_buttons(root);
     ad_item_cache_free(w.cache);
+    sd_bus_slot_unref(w.announce_match); /* removes the match: no signal comes after this */
+    ad_item_cache_free(w.announced);
     if (!root->address) {
         /* The deadline passed before the window's own node was read: report an unread root,
          * never an invented one. */

@@ -4,7 +4,9 @@
  * description, states, interfaces, child count and parent for most nodes; parent links are
  * trusted only where they add up exactly to the parent's child count; every other node is
  * enumerated live with ChildCount + GetChildAtIndex (never GetChildren, which GTK 4.8 makes
- * skip objects). What the cache lacks (accessible id, extents, action names, values) is then
+ * skip objects); a GTK 4 node built by that very request comes with its item in the app's
+ * Cache.AddAccessible signal and is read like a cached one (walker.c, watch_announcements).
+ * What the cache lacks (accessible id, extents, action names, values) is then
  * fetched with several calls in flight. A failed call marks its field unknown; a node whose
  * children could not be read is marked cut; nothing unread is reported as absent.
  */

@@ -14,8 +14,16 @@ typedef struct kids {
     struct kids *next_in_bucket;
 } kids;
 
+/* One announced item and the signal its strings point into. */
+typedef struct announced {
+    ad_cache_item item;
+    sd_bus_message *signal;
+    struct announced *next;
+} announced;
+
 struct ad_item_cache {
     sd_bus_message *reply; /* referenced: the items' strings point into it */
+    announced *added;      /* ad_item_cache_add_announced, newest first */
     ad_cache_item **by_path;
     kids **by_parent;
     size_t n_buckets;
@@ -85,27 +93,69 @@ static kids *kids_for(ad_item_cache *c, const char *parent, bool create)
     return k;
 }
 
+static void index_item(ad_item_cache *c, ad_cache_item *it)
+{
+    size_t b = hash(it->path, c->n_buckets);
+    it->next_in_bucket = c->by_path[b];
+    c->by_path[b] = it;
+    if (!it->parent_path)
+        return;
+    kids *k = kids_for(c, it->parent_path, true);
+    if (!k)
+        return;
+    if (k->count == k->cap) {
+        k->cap = k->cap ? k->cap * 2 : 4;
+        const ad_cache_item **n = realloc(k->items, k->cap * sizeof(*n));
+        if (!n)
+            return;
+        k->items = n;
+    }
+    k->items[k->count++] = it;
+}
+
 static void index_items(ad_item_cache *c)
 {
-    for (size_t i = 0; i < c->count; i++) {
-        ad_cache_item *it = &c->all[i];
-        size_t b = hash(it->path, c->n_buckets);
-        it->next_in_bucket = c->by_path[b];
-        c->by_path[b] = it;
-        if (!it->parent_path)
-            continue;
-        kids *k = kids_for(c, it->parent_path, true);
-        if (!k)
-            continue;
-        if (k->count == k->cap) {
-            k->cap = k->cap ? k->cap * 2 : 4;
-            const ad_cache_item **n = realloc(k->items, k->cap * sizeof(*n));
-            if (!n)
-                continue;
-            k->items = n;
-        }
-        k->items[k->count++] = it;
+    for (size_t i = 0; i < c->count; i++)
+        index_item(c, &c->all[i]);
+}
+
+/* Buckets of an announced cache: a cold GTK 4 window announces a few hundred to a few
+ * thousand elements; longer chains only cost a lookup a little more. */
+#define ANNOUNCED_BUCKETS 4099
+
+ad_item_cache *ad_item_cache_new_announced(void)
+{
+    ad_item_cache *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->n_buckets = ANNOUNCED_BUCKETS;
+    c->by_path = calloc(c->n_buckets, sizeof(*c->by_path));
+    c->by_parent = calloc(c->n_buckets, sizeof(*c->by_parent));
+    if (!c->by_path || !c->by_parent) {
+        ad_item_cache_free(c);
+        return NULL;
     }
+    return c;
+}
+
+int ad_item_cache_add_announced(ad_item_cache *c, sd_bus_message *signal, const char *bus_name)
+{
+    announced *a = calloc(1, sizeof(*a));
+    if (!c || !a) {
+        free(a);
+        return 0;
+    }
+    bool ours = false;
+    if (read_item(signal, bus_name, &a->item, &ours) <= 0 || !ours || !a->item.path) {
+        free(a);
+        return 0;
+    }
+    a->signal = sd_bus_message_ref(signal);
+    a->next = c->added;
+    c->added = a;
+    c->count++;
+    index_item(c, &a->item);
+    return 1;
 }
 
 ad_item_cache *ad_item_cache_parse(sd_bus_message *reply, const char *bus_name)
@@ -168,6 +218,12 @@ void ad_item_cache_free(ad_item_cache *c)
     free(c->by_parent);
     free(c->by_path);
     sd_bus_message_unref(c->reply);
+    while (c->added) {
+        announced *a = c->added;
+        c->added = a->next;
+        sd_bus_message_unref(a->signal);
+        free(a);
+    }
     free(c);
 }
 

@@ -32,6 +32,15 @@ typedef struct ad_item_cache ad_item_cache;
  * reads everything live. */
 ad_item_cache *ad_item_cache_parse(sd_bus_message *reply, const char *bus_name);
 void ad_item_cache_free(ad_item_cache *c);
+
+/* An empty cache for the items an app announces while a read runs: GTK 4 builds an element's
+ * accessible only when a client first asks for it and then sends it in a Cache.AddAccessible
+ * signal, the same item GetItems would give (walker.c). NULL when out of memory. */
+ad_item_cache *ad_item_cache_new_announced(void);
+/* Adds the item of one AddAccessible signal (its body: one "((so)(so)(so)iiassusau)") when it
+ * lives on bus_name; the cache takes a reference to the signal. A path announced again hides
+ * the older item. Returns 1 when added, 0 when not (another shape, another bus, no memory). */
+int ad_item_cache_add_announced(ad_item_cache *c, sd_bus_message *signal, const char *bus_name);
 const ad_cache_item *ad_item_cache_get(const ad_item_cache *c, const char *path);
 
 /* The children of `parent` ordered by index, when the cached links are exactly indices

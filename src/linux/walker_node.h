@@ -21,6 +21,10 @@ typedef struct walker {
     const char *app_bus;
     const ad_read_limits *lim;
     ad_item_cache *cache;
+    /* GTK 4 only: the items the app announced (Cache.AddAccessible) while the read ran, and
+     * the match that brings them (walker.c, watch_announcements). */
+    ad_item_cache *announced;
+    sd_bus_slot *announce_match;
     bool cache_done;
     bool no_get_all;    /* the app crashes on Properties.GetAll (Qt): one Get per field */
     /* The toolkit never gives an element an AccessibleId (ad_atspi_toolkit_has_no_ids): no

@@ -223,6 +223,25 @@ def gtk4_demo_app(request, cli, app_tmp):
     yield from _installed_app(request, cli, "gtk4-demo", _demo_ready, app_tmp)
 
 
+@pytest.fixture
+def fresh_gtk4_demo(cli, app_tmp):
+    """(app, window id) of a gtk4-demo started for one test and stopped after it by pid. Ready
+    as soon as its window has children: nothing walks it first, so GTK 4 has built few of its
+    accessibles (they are built on a client's first request) and the test's first read is a
+    cold one."""
+    exe = shutil.which("gtk4-demo")
+    if not exe:
+        pytest.skip("gtk4-demo is not installed (scripts/install-deps.sh)")
+    app = launch([exe], "gtk4-demo-fresh", ready=lambda w: w.childCount > 0, log_dir=app_tmp)
+    try:
+        ids = [w["id"] for w in cli.ok("list-windows", "--app", "gtk4-demo")
+               if w["pid"] == app.pid]
+        assert len(ids) == 1, ids
+        yield app, ids[0]
+    finally:
+        stop_process(app.popen)
+
+
 @pytest.fixture(scope="session")
 def gtk4_widget_factory_app(cli, app_tmp):
     """gtk4-widget-factory: a GTK 4 window that never stops animating."""

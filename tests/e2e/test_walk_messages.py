@@ -1,13 +1,10 @@
 """A window read asks only what its tree needs (walker.c, linux_adapter.c read_window; issue
 12): what goes over the wire is read independently, with the agent-desktop process under
 strace (every D-Bus message it sends, on the bus and on a GTK 3 app's direct connection)."""
-import shutil
-
 import pyatspi
-import pytest
 
 from action_helpers import FIXTURE
-from e2e_helpers import launch, stop_process, traced_lines
+from e2e_helpers import traced_lines
 
 PID_LOOKUP = "GetConnectionUnixProcessID"
 
@@ -31,29 +28,19 @@ def test_a_gtk3_read_asks_the_bus_for_no_pid(cli, fixture_app):
     assert asked == apps, (asked, apps)
 
 
-def test_a_fresh_gtk4_read_takes_what_gtk_announces(cli, app_tmp):
+def test_a_fresh_gtk4_read_takes_what_gtk_announces(cli, fresh_gtk4_demo):
     """GTK 4 builds an element's accessible only when a client first asks for it, and
     announces it (Cache.AddAccessible) before it answers the GetChildAtIndex that caused it.
     The first read of a fresh gtk4-demo takes role, states, interfaces and name from those
     announcements instead of asking GetRole, GetState, GetInterfaces and GetAll of every node
     it reaches by index (bench/bench-gtk4-cold.sh: 3,315 -> 1,836 method calls)."""
-    exe = shutil.which("gtk4-demo")
-    if not exe:
-        pytest.skip("gtk4-demo is not installed (scripts/install-deps.sh)")
-    # Ready as soon as the window has children: nothing may walk it before the read.
-    app = launch([exe], "gtk4-demo-cold", ready=lambda w: w.childCount > 0, log_dir=app_tmp)
-    try:
-        ids = [w["id"] for w in cli.ok("list-windows", "--app", "gtk4-demo")
-               if w["pid"] == app.pid]
-        assert len(ids) == 1, ids
-        envelope, lines = traced_lines(cli, "sendmsg,writev", "snapshot", "--window-id", ids[0])
-        assert envelope["ok"], envelope["error"]
-        sent = [line for line in lines if "sendmsg(" in line or "writev(" in line]
-        by_index = sum("GetChildAtIndex" in line for line in sent)
-        asked = {m: sum(m in line for line in sent)
-                 for m in ("GetRole", "GetState", "GetInterfaces", "GetAll")}
-        assert by_index > 100, by_index  # the read was cold: most nodes were reached by index
-        # A node built by someone else between GetItems and the match is still read live.
-        assert all(n <= by_index // 20 for n in asked.values()), (by_index, asked)
-    finally:
-        stop_process(app.popen)
+    _, window_id = fresh_gtk4_demo
+    envelope, lines = traced_lines(cli, "sendmsg,writev", "snapshot", "--window-id", window_id)
+    assert envelope["ok"], envelope["error"]
+    sent = [line for line in lines if "sendmsg(" in line or "writev(" in line]
+    by_index = sum("GetChildAtIndex" in line for line in sent)
+    asked = {m: sum(m in line for line in sent)
+             for m in ("GetRole", "GetState", "GetInterfaces", "GetAll")}
+    assert by_index > 100, by_index  # the read was cold: most nodes were reached by index
+    # A node built by someone else between GetItems and the match is still read live.
+    assert all(n <= by_index // 20 for n in asked.values()), (by_index, asked)

@@ -18,8 +18,9 @@
 # Since 2026-12-03 the walker takes role, states, interfaces and name from those AddAccessible
 # signals (walker.c, watch_announcements), so GetRole, GetState, GetInterfaces and GetAll are
 # gone from the first read too; GetChildAtIndex stays, and ChildCount is asked of each node
-# with children (Properties.Get). Measured on a loaded machine, one trial:
-#   first snapshot:  3,315 -> 1,836 method calls (+1 AddMatch, +1 RemoveMatch), 1163 -> 832 ms
+# with children (Properties.Get). Measured on a quiet machine, two trials each:
+#   first snapshot:  3,315 -> 1,836 method calls (+1 AddMatch, +1 RemoveMatch),
+#                    466 / 454 -> 284 / 287 ms
 #   second, third:   1,119 -> 1,121 method calls (the match is added on every GTK 4 read)
 # Every app it starts is stopped by pid; the desktop by ad_desktop_stop in the EXIT trap.
 set -euo pipefail

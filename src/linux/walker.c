@@ -82,7 +82,7 @@ bool ad_walker_no_such_property(const sd_bus_error *e)
 
 /* ---- work held back until the pipe has room ----------------------------------------------- */
 
-/* What a node still has to ask, in the order it became due (ad_walker_refill). */
+/* What a node still has to ask, in the order it became due (refill). */
 enum { WORK_READ, WORK_CHILDREN, WORK_EXTRAS };
 struct walker_work {
     walker_work *next;
@@ -93,6 +93,19 @@ struct walker_work {
 static void issue_child(wnode *wn);
 static void read_live(wnode *wn);
 
+/* Asks what the work calls for; for children, the next one, or every one left when `all`. */
+static void do_work(wnode *wn, int kind, bool all)
+{
+    if (kind == WORK_READ)
+        read_live(wn);
+    else if (kind == WORK_EXTRAS)
+        ad_walker_request_extras(wn, wn->extras_need_id);
+    else
+        do
+            issue_child(wn);
+        while (all && wn->enum_next < wn->enum_end);
+}
+
 /* Appends the work; when that cannot be allocated, does it now (as every call was issued
  * before the queue existed). */
 static void defer(wnode *wn, int kind)
@@ -100,13 +113,7 @@ static void defer(wnode *wn, int kind)
     walker *w = wn->w;
     walker_work *k = malloc(sizeof(*k));
     if (!k) {
-        if (kind == WORK_READ)
-            read_live(wn);
-        else if (kind == WORK_EXTRAS)
-            ad_walker_request_extras(wn, wn->extras_need_id);
-        else
-            while (wn->enum_next < wn->enum_end)
-                issue_child(wn);
+        do_work(wn, kind, true);
         return;
     }
     *k = (walker_work){NULL, wn, kind};
@@ -117,35 +124,31 @@ static void defer(wnode *wn, int kind)
     w->work_tail = k;
 }
 
-void ad_walker_queue_extras(wnode *wn, bool need_id)
+static void queue_extras(wnode *wn, bool need_id)
 {
     wn->extras_need_id = need_id;
     defer(wn, WORK_EXTRAS);
 }
 
-bool ad_walker_refill(void *walker_ud)
+/* The pipe's refill (ad_pipe_set_refill): does the first held-back work, false when none is
+ * held. Children go out one per refill, their work staying first until the last one is
+ * asked, so the children of one node go out together, in index order. */
+static bool refill(void *walker_ud)
 {
     walker *w = walker_ud;
     walker_work *k = w->work_head;
     if (!k)
         return false;
     wnode *wn = k->wn;
-    if (k->kind == WORK_CHILDREN) {
-        /* One child per refill, the work staying first until its last child is asked: the
-         * children of one node go out together, in index order. */
-        issue_child(wn);
-        if (wn->enum_next < wn->enum_end)
-            return true;
-    }
-    w->work_head = k->next;
-    if (!w->work_head)
-        w->work_tail = NULL;
     int kind = k->kind;
-    free(k);
-    if (kind == WORK_READ)
-        read_live(wn);
-    else if (kind == WORK_EXTRAS)
-        ad_walker_request_extras(wn, wn->extras_need_id);
+    /* Taken off the queue first: the work may queue more behind it. */
+    if (kind != WORK_CHILDREN || wn->enum_next + 1 >= wn->enum_end) {
+        w->work_head = k->next;
+        if (!w->work_head)
+            w->work_tail = NULL;
+        free(k);
+    }
+    do_work(wn, kind, false);
     return true;
 }
 
@@ -155,7 +158,7 @@ bool ad_walker_refill(void *walker_ud)
 static void cancel_held_work(walker *w)
 {
     ad_pipe_hold(w->pipe);
-    while (ad_walker_refill(w))
+    while (refill(w))
         ;
 }
 
@@ -186,7 +189,7 @@ static void issue_child(wnode *wn)
     child_req *cr = malloc(sizeof(*cr));
     if (!cr)
         return; /* the placeholder keeps no address and is pruned; the parent is marked cut */
-    *cr = (child_req){wn, wn->node->children[wn->enum_base + (size_t)i]};
+    *cr = (child_req){wn, wn->node->children[i]};
     ad_pipe_args a = {.sig = "i", .i = {(int32_t)i}};
     wn->outstanding++;
     if (ad_pipe_call(ad_walker_pipe(wn), wn->bus, wn->path, ATSPI_IFACE_ACCESSIBLE,
@@ -202,7 +205,6 @@ static void enumerate_live(wnode *wn, long count)
     long n = wn->w->stopping ? 0 : ad_walker_admit_children(wn, count);
     if (wn->w->stopping && count > 0)
         wn->node->children_cut = true;
-    wn->enum_base = wn->node->n_children;
     long made = 0;
     for (; made < n; made++) {
         ad_node *child = ad_node_new();
@@ -263,7 +265,7 @@ static void base_done(wnode *wn)
 {
     if (--wn->base_pending == 0) {
         ad_walker_apply_role_states(wn);
-        ad_walker_queue_extras(wn, false);
+        queue_extras(wn, false);
     }
     ad_walker_done(wn);
 }
@@ -372,7 +374,7 @@ void ad_walker_read_node(wnode *wn)
             ad_text_unknown(&wn->node->native_id);
             wn->node->native_id_unread = true;
         }
-        ad_walker_queue_extras(wn, !w->no_native_ids && !id_later);
+        queue_extras(wn, !w->no_native_ids && !id_later);
         children_from_cache(wn, cache, it);
         return;
     }
@@ -499,14 +501,15 @@ int ad_atspi_read_tree(sd_bus *bus, const char *bus_name, const char *path,
     ad_pipe_call(w.pipe, bus_name, path, ATSPI_IFACE_COMPONENT, "GetExtents",
                  &screen, on_frame_extents, ret_frame);
     int r = ad_pipe_run(w.pipe, lim->deadline_us);
-    ad_pipe_set_refill(w.pipe, ad_walker_refill, &w);
+    ad_pipe_set_refill(w.pipe, refill, &w);
     w.no_get_all = toolkit && strncmp(toolkit, "Qt", 2) == 0;
     w.no_native_ids = ad_atspi_toolkit_has_no_ids(toolkit, version);
-    ret_frame->window_relative = ad_atspi_toolkit_is_gtk4(toolkit, version);
+    bool gtk4 = ad_atspi_toolkit_is_gtk4(toolkit, version);
+    ret_frame->window_relative = gtk4;
     bool gtk3 = ad_atspi_toolkit_is_gtk3(toolkit, version);
     free(toolkit);
     free(version);
-    if (r == 0 && ret_frame->window_relative)
+    if (r == 0 && gtk4)
         watch_announcements(&w, bus);
     if (r == 0) {
         ad_walker_visit(&w, root, bus_name, path, 0);

@@ -36,7 +36,7 @@ typedef struct walker {
     const char *cut_reason; /* the first reason the read was cut */
     wnode *all;             /* every wnode, freed by ad_walker_finish */
     /* Calls held back until the pipe has room, first due first: a live node's read, its
-     * children by index, a node's extras (walker.c, ad_walker_refill). */
+     * children by index, a node's extras (walker.c, refill). */
     walker_work *work_head, *work_tail;
 } walker;
 
@@ -60,9 +60,8 @@ struct wnode {
      * allocated once NActions is known, and only for nodes with actions. */
     const char **actions_canon;
     wnode *next_all;
-    /* Live children: placeholders children[enum_base ...] made at once, asked by index
-     * enum_next .. enum_end-1 as the pipe has room. */
-    size_t enum_base;
+    /* Live children: their placeholders made at once, asked by index enum_next ..
+     * enum_end-1 as the pipe has room. */
     long enum_next, enum_end;
     bool extras_need_id; /* the AccessibleId is asked with the extras */
 };
@@ -77,14 +76,9 @@ void ad_walker_get_prop(wnode *wn, const char *iface, const char *prop, ad_pipe_
 void ad_walker_done(wnode *wn);
 /* Property errors that mean "this bridge has no such property": the field is absent. */
 bool ad_walker_no_such_property(const sd_bus_error *e);
-/* Fetches what the cache does not carry, once role, states and interfaces are known
- * (walker_extras.c). */
+/* Fetches what the cache does not carry, once role, states, interfaces and the name are
+ * known (walker_extras.c). */
 void ad_walker_request_extras(wnode *wn, bool need_id);
-/* Queues the node for ad_walker_request_extras when the pipe has room (walker.c). */
-void ad_walker_queue_extras(wnode *wn, bool need_id);
-/* The pipe's refill (ad_pipe_set_refill, ud the walker): issues the first held-back work.
- * False when none is held. */
-bool ad_walker_refill(void *walker_ud);
 /* After the walk: asks the AccessibleId of each node whose id was left unread and that
  * lim->native_id_needed wants (walker_extras.c). Returns how many were asked. */
 size_t ad_walker_request_needed_ids(walker *w);

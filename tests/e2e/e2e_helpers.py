@@ -214,6 +214,12 @@ def traced_lines(cli, syscalls, *args):
     return envelope, lines
 
 
+def count_sent(lines, member):
+    """How many D-Bus messages naming `member` a traced_lines("sendmsg,writev", ...) trace
+    sent."""
+    return sum(member in line for line in lines if "sendmsg(" in line or "writev(" in line)
+
+
 # ---- processes ---------------------------------------------------------------------------
 
 

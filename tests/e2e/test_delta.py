@@ -8,7 +8,8 @@ import subprocess
 import pytest
 
 import atspi_observer as obs
-from e2e_helpers import canary, expect_error, fixture_reset, refmap_path, walk_tree
+from e2e_helpers import (canary, count_sent, expect_error, fixture_reset, refmap_path,
+                         traced_lines, walk_tree)
 
 FIXTURE = ["--app", "ad-fixture"]
 CALC = ["--app", "gnome-calculator"]
@@ -232,7 +233,11 @@ def test_a_fresh_gtk4_app_reads_the_same_twice(cli, fresh_gtk4_demo):
     back, so the first snapshot showed 124 labels' names again as their values, and
     `snapshot --since` it reported every one of them as changed."""
     _, window_id = fresh_gtk4_demo
-    first = cli.ok("snapshot", "--window-id", window_id)
+    envelope, lines = traced_lines(cli, "sendmsg,writev", "snapshot", "--window-id", window_id)
+    assert envelope["ok"], envelope["error"]
+    # The first read was a cold one (else it would prove nothing): most nodes by index.
+    assert count_sent(lines, "GetChildAtIndex") > 100
+    first = envelope["data"]
     echoed = [n for _, n in walk_tree(first["tree"])
               if n.get("role") == "statictext" and "name" in n and n.get("value") == n["name"]]
     assert not echoed, echoed[:3]

@@ -4,7 +4,7 @@ strace (every D-Bus message it sends, on the bus and on a GTK 3 app's direct con
 import pyatspi
 
 from action_helpers import FIXTURE
-from e2e_helpers import traced_lines
+from e2e_helpers import count_sent, traced_lines
 
 PID_LOOKUP = "GetConnectionUnixProcessID"
 
@@ -37,10 +37,8 @@ def test_a_fresh_gtk4_read_takes_what_gtk_announces(cli, fresh_gtk4_demo):
     _, window_id = fresh_gtk4_demo
     envelope, lines = traced_lines(cli, "sendmsg,writev", "snapshot", "--window-id", window_id)
     assert envelope["ok"], envelope["error"]
-    sent = [line for line in lines if "sendmsg(" in line or "writev(" in line]
-    by_index = sum("GetChildAtIndex" in line for line in sent)
-    asked = {m: sum(m in line for line in sent)
-             for m in ("GetRole", "GetState", "GetInterfaces", "GetAll")}
+    by_index = count_sent(lines, "GetChildAtIndex")
+    asked = {m: count_sent(lines, m) for m in ("GetRole", "GetState", "GetInterfaces", "GetAll")}
     assert by_index > 100, by_index  # the read was cold: most nodes were reached by index
     # A node built by someone else between GetItems and the match is still read live.
     assert all(n <= by_index // 20 for n in asked.values()), (by_index, asked)
